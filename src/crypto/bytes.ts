@@ -1,0 +1,60 @@
+/**
+ * Byte encodings shared by every crypto module. Thin names over `@noble/hashes` and `@scure/base`, plus
+ * strict parsers that report the field at fault instead of throwing a bare `Error`.
+ *
+ * @module
+ */
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { base64urlnopad } from "@scure/base";
+import { invalidArgument } from "../errors.js";
+
+export { bytesToHex, concatBytes, hexToBytes, utf8ToBytes };
+
+const HEX = /^[0-9a-fA-F]*$/;
+
+/**
+ * Parses hex (optionally `0x`-prefixed, any case) or throws `INVALID_ARGUMENT` naming `field`.
+ * `expectedLength`, when given, is in bytes.
+ */
+export function parseHex(value: string, field: string, expectedLength?: number): Uint8Array {
+  const digits = value.startsWith("0x") || value.startsWith("0X") ? value.slice(2) : value;
+  if (digits.length % 2 !== 0) throw invalidArgument(`${field} has an odd number of hex digits`, field);
+  if (!HEX.test(digits)) throw invalidArgument(`${field} is not hexadecimal`, field);
+  const bytes = hexToBytes(digits);
+  if (expectedLength !== undefined && bytes.length !== expectedLength) {
+    throw invalidArgument(`${field} must be ${expectedLength} bytes, got ${bytes.length}`, field);
+  }
+  return bytes;
+}
+
+/** Decodes base64url, with or without padding. Returns undefined on malformed input. */
+export function decodeBase64Url(value: string): Uint8Array | undefined {
+  const unpadded = value.replace(/=+$/, "");
+  try {
+    return base64urlnopad.decode(unpadded);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Encodes base64url without padding (the wire protocol's stamp and WebAuthn encoding). */
+export function encodeBase64Url(bytes: Uint8Array): string {
+  return base64urlnopad.encode(bytes);
+}
+
+/** Decodes UTF-8 strictly: invalid sequences give undefined instead of replacement characters. */
+export function decodeUtf8Strict(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Constant-time equality of two byte strings (length leaks, content does not). */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
+  return diff === 0;
+}
