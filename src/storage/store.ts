@@ -1,0 +1,86 @@
+/**
+ * The storage port. Every adapter (memory, file, postgres) implements this one interface and passes the
+ * shared contract suite in `test/storage/contract.ts`.
+ *
+ * The port is deliberately small and untyped: records are JSON objects with an `id`, grouped in named
+ * collections. Each record lives in one *scope* (the organization or wallet it belongs to), and a listing
+ * walks a scope in `id` order, which is creation order because custodian's ids are time-ordered. Unique
+ * index entries (`activityByFingerprint` → id, ...) are declared with each write, so an adapter can keep
+ * them consistent with the record on delete and on replay without knowing the engine's schema.
+ *
+ * @module
+ */
+
+/** A JSON value as stored. Adapters may serialize it; they must give back an equal value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A stored record: a JSON object with a string `id`, unique within its collection. */
+export interface StoredRecord {
+  id: string;
+  [key: string]: JsonValue;
+}
+
+/** Where a record is placed: its scope for listings and its unique index entries. */
+export interface Placement {
+  /** The listing scope, e.g. the organization id for activities or the wallet id for wallet accounts. */
+  scope: string;
+  /** Unique index entries, index name → key. A key already held by another record is refused. */
+  keys?: Readonly<Record<string, string>>;
+}
+
+/** Options of an ordered listing within one scope. */
+export interface ListOptions {
+  /** Only records whose id sorts after this one (exclusive). The id need not exist any more. */
+  after?: string;
+  /** Only records whose id sorts before this one (exclusive). */
+  before?: string;
+  /** Maximum number of records to return. */
+  limit?: number;
+  /** `asc` (default) walks oldest first; `desc` newest first. */
+  order?: "asc" | "desc";
+}
+
+/** Read access: inside a transaction it sees the transaction's own writes. */
+export interface StoreReader {
+  get(collection: string, id: string): Promise<StoredRecord | undefined>;
+  /** The id held by a unique index entry. */
+  lookup(index: string, key: string): Promise<string | undefined>;
+  /** Records of one scope in id order, with cost proportional to the page. */
+  list(collection: string, scope: string, options?: ListOptions): Promise<StoredRecord[]>;
+}
+
+/** A read-write transaction. Nothing it writes is visible outside until it commits. */
+export interface StoreTransaction extends StoreReader {
+  /**
+   * Inserts or replaces a record. On replace, its old index entries are dropped and the new ones set; its
+   * scope cannot change. A unique key held by another record throws {@link UniqueKeyViolation}.
+   */
+  put(collection: string, record: StoredRecord, placement: Placement): Promise<void>;
+  /** Deletes a record and its index entries. Deleting a missing record is a no-op. */
+  delete(collection: string, id: string): Promise<void>;
+}
+
+/** A transactional store. */
+export interface Store {
+  /**
+   * Runs `work` in a transaction that commits when it resolves and rolls back, leaving the store exactly as
+   * before, when it throws. Concurrent transactions are serializable: none sees another's uncommitted writes.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Runs `work` against a consistent view of committed data. */
+  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
+  /** Releases files, locks and connections. */
+  close(): Promise<void>;
+}
+
+/** Thrown by `put` when a unique index key is held by another record. */
+export class UniqueKeyViolation extends Error {
+  override readonly name = "UniqueKeyViolation";
+  constructor(
+    readonly index: string,
+    readonly key: string,
+    readonly heldBy: string,
+  ) {
+    super(`unique index ${index} already holds key ${key} (record ${heldBy})`);
+  }
+}

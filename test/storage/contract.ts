@@ -1,0 +1,211 @@
+/**
+ * The storage contract: every adapter runs this suite (`runStoreContract(name, open)`).
+ */
+import { describe, expect, it } from "vitest";
+import { type Store, UniqueKeyViolation } from "../../src/storage/store.js";
+
+/** Opens a fresh, empty store. */
+export type OpenStore = () => Promise<Store>;
+
+const pad = (n: number) => `id-${String(n).padStart(6, "0")}`;
+
+export function runStoreContract(name: string, open: OpenStore): void {
+  describe(`${name}: storage contract`, () => {
+    it("commits every write of a transaction at once", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        await tx.put("things", { id: "a", value: 1 }, { scope: "s", keys: { thingByName: "alpha" } });
+        await tx.put("things", { id: "b", value: 2 }, { scope: "s" });
+        expect(await tx.get("things", "a")).toEqual({ id: "a", value: 1 });
+      });
+      await store.read(async (r) => {
+        expect(await r.get("things", "a")).toEqual({ id: "a", value: 1 });
+        expect(await r.lookup("thingByName", "alpha")).toBe("a");
+        expect((await r.list("things", "s")).map((x) => x.id)).toEqual(["a", "b"]);
+      });
+      await store.close();
+    });
+
+    it("rolls back everything when the transaction throws", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("things", { id: "a", value: 1 }, { scope: "s", keys: { k: "a" } }));
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.put("things", { id: "a", value: 99 }, { scope: "s", keys: { k: "changed" } });
+          await tx.put("things", { id: "b", value: 2 }, { scope: "s", keys: { k: "b" } });
+          await tx.delete("things", "a");
+          throw new Error("handler failed");
+        }),
+      ).rejects.toThrow("handler failed");
+      await store.read(async (r) => {
+        expect(await r.get("things", "a")).toEqual({ id: "a", value: 1 });
+        expect(await r.get("things", "b")).toBeUndefined();
+        expect(await r.lookup("k", "a")).toBe("a");
+        expect(await r.lookup("k", "changed")).toBeUndefined();
+        expect(await r.lookup("k", "b")).toBeUndefined();
+        expect((await r.list("things", "s")).map((x) => x.id)).toEqual(["a"]);
+      });
+      await store.close();
+    });
+
+    it("keeps uncommitted writes invisible to readers and to other transactions", async () => {
+      const store = await open();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => {
+        wrote = resolve;
+      });
+      const first = store.transaction(async (tx) => {
+        await tx.put("things", { id: "a", value: 1 }, { scope: "s" });
+        wrote();
+        await gate;
+      });
+      await written;
+      await store.read(async (r) => expect(await r.get("things", "a")).toBeUndefined());
+      const second = store.transaction(async (tx) => (await tx.get("things", "a"))?.value ?? null);
+      release();
+      await first;
+      // Serializable: the second transaction runs after the first and sees its commit.
+      expect(await second).toBe(1);
+      await store.close();
+    });
+
+    it("serializes read-modify-write transactions so no update is lost", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("counters", { id: "c", n: 0 }, { scope: "s" }));
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.transaction(async (tx) => {
+            const current = (await tx.get("counters", "c")) as { id: string; n: number };
+            await Promise.resolve();
+            await tx.put("counters", { id: "c", n: current.n + 1 }, { scope: "s" });
+          }),
+        ),
+      );
+      await store.read(async (r) => expect((await r.get("counters", "c"))?.n).toBe(20));
+      await store.close();
+    });
+
+    it("refuses a unique key held by another record and frees keys on replace and delete", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "x" } }));
+      await expect(
+        store.transaction(async (tx) => tx.put("things", { id: "b" }, { scope: "s", keys: { byName: "x" } })),
+      ).rejects.toBeInstanceOf(UniqueKeyViolation);
+      await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "y" } }));
+      await store.transaction(async (tx) => tx.put("things", { id: "b" }, { scope: "s", keys: { byName: "x" } }));
+      await store.transaction(async (tx) => tx.delete("things", "a"));
+      await store.read(async (r) => {
+        expect(await r.lookup("byName", "x")).toBe("b");
+        expect(await r.lookup("byName", "y")).toBeUndefined();
+        expect((await r.list("things", "s")).map((x) => x.id)).toEqual(["b"]);
+      });
+      await store.close();
+    });
+
+    it("returns copies: mutating a returned record changes nothing stored", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("things", { id: "a", nested: { v: 1 } }, { scope: "s" }));
+      await store.read(async (r) => {
+        const got = (await r.get("things", "a")) as { id: string; nested: { v: number } };
+        got.nested.v = 2;
+      });
+      await store.read(async (r) => expect(await r.get("things", "a")).toEqual({ id: "a", nested: { v: 1 } }));
+      await store.close();
+    });
+
+    it("pages a scope forwards and backwards with cursors, in id order", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        // Inserted out of order: listings follow ids, not insertion.
+        for (const n of [5, 1, 4, 2, 3, 9, 7, 8, 6, 0]) await tx.put("things", { id: pad(n) }, { scope: "s" });
+        await tx.put("things", { id: pad(100) }, { scope: "other" });
+      });
+      await store.read(async (r) => {
+        const ids = async (options: Parameters<typeof r.list>[2]) => (await r.list("things", "s", options)).map((x) => x.id);
+        expect(await ids({ limit: 3 })).toEqual([pad(0), pad(1), pad(2)]);
+        expect(await ids({ after: pad(2), limit: 3 })).toEqual([pad(3), pad(4), pad(5)]);
+        expect(await ids({ after: pad(8) })).toEqual([pad(9)]);
+        expect(await ids({ order: "desc", limit: 2 })).toEqual([pad(9), pad(8)]);
+        expect(await ids({ before: pad(3), order: "desc" })).toEqual([pad(2), pad(1), pad(0)]);
+        expect(await ids({ after: pad(2), before: pad(5) })).toEqual([pad(3), pad(4)]);
+        // A cursor that names a record no longer there still positions the page.
+        expect(await ids({ after: "id-000002x", limit: 1 })).toEqual([pad(3)]);
+        expect(await ids({ limit: 0 })).toEqual([]);
+        expect((await r.list("things", "other")).map((x) => x.id)).toEqual([pad(100)]);
+        expect(await r.list("things", "missing")).toEqual([]);
+      });
+      await store.close();
+    });
+
+    it("lists a transaction's own inserts and deletes merged with committed records", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        for (const n of [0, 2, 4]) await tx.put("things", { id: pad(n) }, { scope: "s" });
+      });
+      await store.transaction(async (tx) => {
+        await tx.put("things", { id: pad(1) }, { scope: "s" });
+        await tx.put("things", { id: pad(5) }, { scope: "s" });
+        await tx.delete("things", pad(2));
+        await tx.put("things", { id: pad(6) }, { scope: "s" });
+        await tx.delete("things", pad(6));
+        expect((await tx.list("things", "s")).map((x) => x.id)).toEqual([pad(0), pad(1), pad(4), pad(5)]);
+        expect((await tx.list("things", "s", { order: "desc", limit: 2 })).map((x) => x.id)).toEqual([pad(5), pad(4)]);
+      });
+      await store.read(async (r) =>
+        expect((await r.list("things", "s")).map((x) => x.id)).toEqual([pad(0), pad(1), pad(4), pad(5)]),
+      );
+      await store.close();
+    });
+
+    it("keeps indexes consistent with records through many random operations", async () => {
+      const store = await open();
+      const model = new Map<string, string>(); // id → key
+      let seed = 7;
+      const next = () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed;
+      };
+      for (let round = 0; round < 40; round++) {
+        const fail = next() % 4 === 0;
+        const staged = new Map(model);
+        await store
+          .transaction(async (tx) => {
+            for (let op = 0; op < 5; op++) {
+              const id = pad(next() % 12);
+              if (next() % 3 === 0) {
+                await tx.delete("things", id);
+                staged.delete(id);
+              } else {
+                const key = `k${next() % 30}`;
+                const holder = await tx.lookup("byKey", key);
+                if (holder !== undefined && holder !== id) continue;
+                await tx.put("things", { id, key }, { scope: "s", keys: { byKey: key } });
+                staged.set(id, key);
+              }
+            }
+            if (fail) throw new Error("rollback");
+          })
+          .then(
+            () => {
+              model.clear();
+              for (const [k, v] of staged) model.set(k, v);
+            },
+            () => undefined,
+          );
+      }
+      await store.read(async (r) => {
+        const listed = await r.list("things", "s");
+        expect(listed.map((x) => x.id)).toEqual([...model.keys()].sort());
+        for (const [id, key] of model) {
+          expect(await r.lookup("byKey", key)).toBe(id);
+          expect((await r.get("things", id))?.key).toBe(key);
+        }
+      });
+      await store.close();
+    });
+  });
+}
