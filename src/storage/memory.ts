@@ -8,8 +8,17 @@
  *
  * @module
  */
-import { type ListOptions, type Placement, type Store, type StoreReader, type StoredRecord, type StoreTransaction, UniqueKeyViolation } from "./store.js";
+
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
+import {
+  type ListOptions,
+  type Placement,
+  type Store,
+  type StoredRecord,
+  type StoreReader,
+  type StoreTransaction,
+  UniqueKeyViolation,
+} from "./store.js";
 
 interface Entry {
   record: StoredRecord;
@@ -143,7 +152,8 @@ class Overlay implements StoreTransaction {
   }
 
   private dropKeys(entry: Entry): void {
-    for (const [index, key] of Object.entries(entry.placement.keys ?? {})) nestedSet(this.indexWrites, index, key, null);
+    for (const [index, key] of Object.entries(entry.placement.keys ?? {}))
+      nestedSet(this.indexWrites, index, key, null);
   }
 
   private addToScope(collection: string, scope: string, id: string): void {

@@ -125,7 +125,8 @@ export function runStoreContract(name: string, open: OpenStore): void {
         await tx.put("things", { id: pad(100) }, { scope: "other" });
       });
       await store.read(async (r) => {
-        const ids = async (options: Parameters<typeof r.list>[2]) => (await r.list("things", "s", options)).map((x) => x.id);
+        const ids = async (options: Parameters<typeof r.list>[2]) =>
+          (await r.list("things", "s", options)).map((x) => x.id);
         expect(await ids({ limit: 3 })).toEqual([pad(0), pad(1), pad(2)]);
         expect(await ids({ after: pad(2), limit: 3 })).toEqual([pad(3), pad(4), pad(5)]);
         expect(await ids({ after: pad(8) })).toEqual([pad(9)]);

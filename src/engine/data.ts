@@ -1,0 +1,102 @@
+/**
+ * The typed data layer over the untyped storage port: one placement rule per collection (its listing scope
+ * and unique index entries), declared once here, so handlers never spell an index key by hand.
+ *
+ * @module
+ */
+import { CustodyError, notFound } from "../errors.js";
+import type { ListOptions, Placement, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
+import { type CollectionName, type Collections, ROOT_SCOPE } from "./records.js";
+
+/** Unique index names and the keys they map from. */
+export const INDEX = {
+  activityByFingerprint: (fingerprint: string) => fingerprint,
+  apiKeyByPublicKey: (organizationId: string, publicKey: string) => `${organizationId}:${publicKey.toLowerCase()}`,
+  oauthProviderByClaims: (organizationId: string, issuer: string, audience: string, subject: string) =>
+    JSON.stringify([organizationId, issuer, audience, subject]),
+} as const;
+
+/** The scope of credential-location records for one public key or credential id. */
+export function credentialScope(kind: "apiKey" | "authenticator", credential: string): string {
+  return `${kind}:${kind === "apiKey" ? credential.toLowerCase() : credential}`;
+}
+
+const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement } = {
+  organizations: (o) => ({ scope: o.parentOrganizationId ?? ROOT_SCOPE }),
+  users: (u) => ({ scope: u.organizationId }),
+  apiKeys: (k) => ({
+    scope: k.userId,
+    keys: { apiKeyByPublicKey: INDEX.apiKeyByPublicKey(k.organizationId, k.publicKey) },
+  }),
+  oauthProviders: (p) => ({
+    scope: p.userId,
+    keys: { oauthProviderByClaims: INDEX.oauthProviderByClaims(p.organizationId, p.issuer, p.audience, p.subject) },
+  }),
+  credentialLocations: (l) => ({ scope: credentialScope(l.kind, l.credential) }),
+  activities: (a) => ({
+    scope: a.organizationId,
+    keys: { activityByFingerprint: INDEX.activityByFingerprint(a.fingerprint) },
+  }),
+};
+
+/** Typed reads. */
+export class DataReader {
+  constructor(protected readonly raw: StoreReader) {}
+
+  async get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined> {
+    return (await this.raw.get(collection, id)) as Collections[C] | undefined;
+  }
+
+  /** Like {@link get}, but a missing record is `NOT_FOUND` naming `what` and the request field. */
+  async require<C extends CollectionName>(
+    collection: C,
+    id: string,
+    what: string,
+    field?: string,
+  ): Promise<Collections[C]> {
+    const record = await this.get(collection, id);
+    if (!record) throw notFound(what, id, field);
+    return record;
+  }
+
+  async lookup(index: keyof typeof INDEX, key: string): Promise<string | undefined> {
+    return this.raw.lookup(index, key);
+  }
+
+  async list<C extends CollectionName>(collection: C, scope: string, options?: ListOptions): Promise<Collections[C][]> {
+    return (await this.raw.list(collection, scope, options)) as unknown as Collections[C][];
+  }
+
+  /** Every record of a scope, in pages, for the few places that must see a whole (bounded) scope. */
+  async listAll<C extends CollectionName>(collection: C, scope: string): Promise<Collections[C][]> {
+    const out: Collections[C][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.list(collection, scope, { after, limit: 500 });
+      out.push(...page);
+      if (page.length < 500) return out;
+      after = page[page.length - 1]?.id;
+    }
+  }
+}
+
+/** Typed writes inside one transaction. */
+export class DataWriter extends DataReader {
+  constructor(private readonly tx: StoreTransaction) {
+    super(tx);
+  }
+
+  async put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void> {
+    const placement = PLACEMENT[collection](record);
+    await this.tx.put(collection, record as unknown as StoredRecord, placement);
+  }
+
+  async delete(collection: CollectionName, id: string): Promise<void> {
+    await this.tx.delete(collection, id);
+  }
+}
+
+/** Thrown when a write would break an invariant the handler should have checked: a bug, not bad input. */
+export function invariant(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new CustodyError("INTERNAL", message);
+}

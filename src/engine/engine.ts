@@ -1,0 +1,247 @@
+/**
+ * `CustodyEngine`: one typed method per operation of the table, the host bootstrap, and the raw entry
+ * point the HTTP adapter uses.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { CustodyError, invalidArgument } from "../errors.js";
+import { rootUserParamsV5 } from "../operations/credentials.js";
+import type { ActivityOperation, Operation, QueryOperation } from "../operations/define.js";
+import { createOrganizationRecords } from "../operations/organizations.js";
+import { int32, list, name } from "../operations/schema.js";
+import { OPERATIONS, type Operations } from "../operations/table.js";
+import { MemoryStore } from "../storage/memory.js";
+import type { Store } from "../storage/store.js";
+import type { ActivityResponse } from "../wire/types.js";
+import { canonicalJson } from "./canonical-json.js";
+import { DataWriter } from "./data.js";
+import { IdGenerator } from "./ids.js";
+import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
+import { runQuery } from "./query.js";
+import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
+import type { EngineServices } from "./services.js";
+import { type PipelineCore, submitActivity } from "./submit.js";
+import { parseWith } from "./validate.js";
+
+/** Options of {@link CustodyEngine}. Every member is optional. */
+export interface CustodyEngineOptions {
+  /** Where state lives. Default: a new {@link MemoryStore}. */
+  store?: Store;
+  /** Milliseconds since the epoch. Inject a fixed or stepping clock for deterministic tests. */
+  clock?: Clock;
+  /** Source of every random byte (ids, keys). Inject `createSeededRandom(seed)` for deterministic tests. */
+  random?: RandomSource;
+  /** Oldest accepted `timestampMs`, in ms before now. Default one hour, as the hosted service. */
+  maxRequestAgeMs?: number;
+  /** Furthest accepted `timestampMs`, in ms after now. Default five minutes. */
+  maxClockSkewMs?: number;
+}
+
+/** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
+export interface ActivityInput<P> {
+  /** Defaults to the operation's current version. */
+  type?: string;
+  /** Defaults to the engine clock's reading. The same body twice is the same activity. */
+  timestampMs?: string;
+  organizationId: string;
+  parameters: P;
+  generateAppProofs?: boolean;
+}
+
+type ActivityMethod<O> =
+  O extends ActivityOperation<string, infer V>
+    ? (input: ActivityInput<v.InferInput<V[0]["parameters"]>>) => Promise<ActivityResponse>
+    : never;
+
+type QueryMethod<O> =
+  O extends QueryOperation<string, infer S, infer R> ? (input: v.InferInput<S>) => Promise<R> : never;
+
+/** One method per operation of the table, named as `@turnkey/http`'s `TurnkeyClient` names it. */
+export type OperationMethods = {
+  [O in Operations[number] as O["method"]]: O extends ActivityOperation ? ActivityMethod<O> : QueryMethod<O>;
+};
+
+const bootstrapParams = v.object({
+  organizationName: name,
+  rootUsers: v.pipe(
+    list(
+      v.object({
+        ...rootUserParamsV5.entries,
+        apiKeys: v.optional(rootUserParamsV5.entries.apiKeys, []),
+        authenticators: v.optional(rootUserParamsV5.entries.authenticators, []),
+        oauthProviders: v.optional(rootUserParamsV5.entries.oauthProviders, []),
+      }),
+      100,
+    ),
+    v.minLength(1, "needs at least one root user"),
+  ),
+  rootQuorumThreshold: v.optional(int32, 1),
+});
+
+/** Input of {@link CustodyEngine.createOrganization}. */
+export type CreateOrganizationInput = v.InferInput<typeof bootstrapParams>;
+
+/** Result of {@link CustodyEngine.createOrganization}. */
+export interface CreateOrganizationResult {
+  organizationId: string;
+  rootUserIds: string[];
+}
+
+/** A request as the HTTP adapter hands it over: the exact body text and an authenticated principal. */
+export interface RawRequest {
+  operation: Operation;
+  bodyText: string;
+  body: unknown;
+  principal: Principal;
+}
+
+/** What `engine.as()` hands to the constructor; module-private, so no caller can forge a bound view. */
+class BoundView {
+  constructor(
+    readonly core: EngineCore,
+    readonly principal: PrincipalInput,
+  ) {}
+}
+
+class EngineCore implements PipelineCore {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly ids: IdGenerator;
+  readonly services: EngineServices;
+
+  constructor(options: CustodyEngineOptions) {
+    this.store = options.store ?? new MemoryStore();
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? systemRandom;
+    this.ids = new IdGenerator(this.clock, this.random);
+    this.services = {
+      maxRequestAgeMs: options.maxRequestAgeMs ?? 60 * 60 * 1000,
+      maxClockSkewMs: options.maxClockSkewMs ?? 5 * 60 * 1000,
+    };
+  }
+}
+
+/**
+ * The custody engine. Create one per store; act through `engine.as({ userId })`, which returns a view of
+ * the same engine bound to that user, whose methods mirror `@turnkey/http`'s `TurnkeyClient`:
+ *
+ * ```ts
+ * const engine = new CustodyEngine();
+ * const { organizationId, rootUserIds } = await engine.createOrganization({ organizationName: "Acme", rootUsers: [{ userName: "root", apiKeys: [...] }] });
+ * const root = engine.as({ userId: rootUserIds[0] });
+ * const { activity } = await root.createSubOrganization({ organizationId, parameters: { ... } });
+ * ```
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the typed operation methods are installed on the prototype from the table.
+export class CustodyEngine {
+  readonly #core: EngineCore;
+  readonly #principal: PrincipalInput | undefined;
+
+  constructor(options: CustodyEngineOptions = {}) {
+    if (options instanceof BoundView) {
+      this.#core = options.core;
+      this.#principal = options.principal;
+    } else {
+      this.#core = new EngineCore(options);
+      this.#principal = undefined;
+    }
+  }
+
+  static {
+    for (const operation of OPERATIONS as readonly Operation[]) {
+      Object.defineProperty(CustodyEngine.prototype, operation.method, {
+        value(this: CustodyEngine, input: unknown) {
+          return this.#callInProcess(operation, input);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
+  /** A view of this engine acting as `principal`: same store, same state. */
+  as(principal: PrincipalInput): CustodyEngine {
+    return new CustodyEngine(new BoundView(this.#core, principal) as CustodyEngineOptions);
+  }
+
+  /** The store this engine works on. */
+  get store(): Store {
+    return this.#core.store;
+  }
+
+  /**
+   * Host-level bootstrap: creates a top-level organization with its root users and their credentials.
+   * Not an activity (there is no one to stamp it yet); everything after it is.
+   */
+  async createOrganization(input: CreateOrganizationInput): Promise<CreateOrganizationResult> {
+    const core = this.#core;
+    const params = parseWith(bootstrapParams, input, "");
+    return core.store.transaction(async (tx) => {
+      const context = { data: new DataWriter(tx), now: core.clock(), newId: () => core.ids.next() };
+      const { organization, rootUsers } = await createOrganizationRecords(
+        context,
+        {
+          name: params.organizationName,
+          parentOrganizationId: null,
+          rootUsers: params.rootUsers,
+          rootQuorumThreshold: params.rootQuorumThreshold,
+          settings: {},
+        },
+        "",
+      );
+      return { organizationId: organization.id, rootUserIds: rootUsers.map((user) => user.id) };
+    });
+  }
+
+  /**
+   * Runs one request whose principal is already authenticated (the HTTP adapter's entry point). `bodyText`
+   * is the exact body: activities are fingerprinted over it.
+   */
+  async execute(request: RawRequest): Promise<unknown> {
+    const core = this.#core;
+    if (request.operation.kind === "activity") {
+      return submitActivity(core, { ...request, operation: request.operation });
+    }
+    return runQuery(core, request.operation, request.body, request.principal);
+  }
+
+  async #principalOf(core: EngineCore, input: PrincipalInput | undefined): Promise<Principal> {
+    if (!input) {
+      throw new CustodyError("UNAUTHENTICATED", "no principal: call engine.as({ userId }) and use the returned view", {
+        reason: "MISSING_PRINCIPAL",
+      });
+    }
+    const user = await core.store.read(async (reader) => reader.get("users", input.userId));
+    if (!user || (input.organizationId !== undefined && user.organizationId !== input.organizationId)) {
+      throw new CustodyError("UNAUTHENTICATED", `unknown user ${input.userId}`, { reason: "USER_NOT_FOUND" });
+    }
+    return { userId: input.userId, organizationId: user.organizationId as string, credential: inProcessCredential() };
+  }
+
+  async #callInProcess(operation: Operation, input: unknown): Promise<unknown> {
+    const core = this.#core;
+    const principalInput = this.#principal;
+    const principal = await this.#principalOf(core, principalInput);
+    if (operation.kind === "query") return runQuery(core, operation, input, principal);
+    if (input === null || typeof input !== "object") throw invalidArgument("the request body must be an object");
+    const given = input as Partial<ActivityInput<unknown>>;
+    const body = {
+      type: given.type ?? operation.versions[0]?.type,
+      timestampMs: given.timestampMs ?? String(core.clock()),
+      organizationId: given.organizationId,
+      parameters: given.parameters,
+      generateAppProofs: given.generateAppProofs,
+    };
+    let bodyText: string;
+    try {
+      bodyText = canonicalJson(body);
+    } catch {
+      throw invalidArgument("the request must be plain JSON (no functions, BigInts or cycles)");
+    }
+    return submitActivity(core, { operation, bodyText, body: JSON.parse(bodyText), principal });
+  }
+}
+
+export interface CustodyEngine extends OperationMethods {}

@@ -1,0 +1,117 @@
+/**
+ * Renders stored records into their wire shapes. Reads only: related records (a vote's user, a user's
+ * credentials) are looked up through the same reader so a response is one consistent view.
+ *
+ * @module
+ */
+import type { Activity, ApiKey, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
+import type { DataReader } from "./data.js";
+import type { ActivityRecord, ApiKeyRecord, OauthProviderRecord, UserRecord, VoteRecord } from "./records.js";
+
+/** Milliseconds → `{seconds, nanos}` with int64 fields as decimal strings. */
+export function timestamp(ms: number): Timestamp {
+  const seconds = Math.floor(ms / 1000);
+  return { seconds: String(seconds), nanos: String((ms - seconds * 1000) * 1_000_000) };
+}
+
+export function renderApiKey(key: ApiKeyRecord): ApiKey {
+  return {
+    credential: { publicKey: key.publicKey, type: key.credentialType },
+    apiKeyId: key.id,
+    apiKeyName: key.apiKeyName,
+    createdAt: timestamp(key.createdAtMs),
+    updatedAt: timestamp(key.updatedAtMs),
+    expirationSeconds: key.expirationSeconds,
+  };
+}
+
+export function renderOauthProvider(provider: OauthProviderRecord): OauthProvider {
+  return {
+    providerId: provider.id,
+    providerName: provider.providerName,
+    issuer: provider.issuer,
+    audience: provider.audience,
+    subject: provider.subject,
+    createdAt: timestamp(provider.createdAtMs),
+    updatedAt: timestamp(provider.updatedAtMs),
+  };
+}
+
+export async function renderUser(data: DataReader, user: UserRecord): Promise<User> {
+  const [apiKeys, oauthProviders] = await Promise.all([
+    data.listAll("apiKeys", user.id),
+    data.listAll("oauthProviders", user.id),
+  ]);
+  return {
+    userId: user.id,
+    userName: user.userName,
+    userEmail: user.userEmail,
+    userPhoneNumber: user.userPhoneNumber,
+    authenticators: [],
+    apiKeys: apiKeys.map(renderApiKey),
+    userTags: [...user.tagIds],
+    oauthProviders: oauthProviders.map(renderOauthProvider),
+    createdAt: timestamp(user.createdAtMs),
+    updatedAt: timestamp(user.updatedAtMs),
+    mfaPolicies: [],
+  };
+}
+
+/** A vote's user as it is now; a user deleted since is shown by id and name only. */
+async function renderVote(data: DataReader, activityId: string, vote: VoteRecord): Promise<Vote> {
+  const user = await data.get("users", vote.userId);
+  return {
+    id: vote.id,
+    userId: vote.userId,
+    user: user
+      ? await renderUser(data, user)
+      : {
+          userId: vote.userId,
+          userName: "",
+          userEmail: null,
+          userPhoneNumber: null,
+          authenticators: [],
+          apiKeys: [],
+          userTags: [],
+          oauthProviders: [],
+          createdAt: timestamp(vote.createdAtMs),
+          updatedAt: timestamp(vote.createdAtMs),
+          mfaPolicies: [],
+        },
+    activityId,
+    selection: vote.selection,
+    message: vote.message,
+    publicKey: vote.publicKey,
+    signature: vote.signature,
+    scheme: vote.scheme,
+    createdAt: timestamp(vote.createdAtMs),
+  };
+}
+
+/**
+ * Renders an activity for `viewerUserId`. `canApprove`/`canReject` say whether that viewer may still vote:
+ * only while consensus is pending, and only once.
+ */
+export async function renderActivity(
+  data: DataReader,
+  activity: ActivityRecord,
+  viewerUserId?: string,
+): Promise<Activity> {
+  const pending = activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+  const hasVoted = activity.votes.some((vote) => vote.userId === viewerUserId);
+  return {
+    id: activity.id,
+    organizationId: activity.organizationId,
+    status: activity.status,
+    type: activity.type,
+    intent: activity.intent,
+    result: activity.result,
+    votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity.id, vote))),
+    fingerprint: activity.fingerprint,
+    canApprove: pending && !hasVoted,
+    canReject: pending && !hasVoted,
+    createdAt: timestamp(activity.createdAtMs),
+    updatedAt: timestamp(activity.updatedAtMs),
+    failure: activity.failure,
+  };
+}

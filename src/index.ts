@@ -1,0 +1,53 @@
+/**
+ * custodian: an embeddable key-custody and policy engine that speaks the Activity API.
+ *
+ * ```ts
+ * import { CustodyEngine } from "custodian";
+ * const engine = new CustodyEngine();
+ * ```
+ *
+ * @module custodian
+ */
+export {
+  type ActivityInput,
+  type CreateOrganizationInput,
+  type CreateOrganizationResult,
+  CustodyEngine,
+  type CustodyEngineOptions,
+  type OperationMethods,
+  type RawRequest,
+} from "./engine/engine.js";
+export type { Principal, PrincipalInput, StampCredential } from "./engine/principal.js";
+export {
+  type Clock,
+  createSeededRandom,
+  createSteppingClock,
+  type RandomSource,
+  systemClock,
+  systemRandom,
+} from "./engine/random.js";
+export { fingerprintOf } from "./engine/submit.js";
+export {
+  CustodyError,
+  type ErrorCode,
+  type ErrorDetails,
+  grpcCodeOf,
+  httpStatusOf,
+  isCustodyError,
+  type RpcStatus,
+  type WireErrorDetail,
+} from "./errors.js";
+export type { ActivityOperation, Operation, QueryOperation } from "./operations/define.js";
+export { OPERATIONS, operationByUrlPath, urlPathOf } from "./operations/table.js";
+export { MemoryStore } from "./storage/memory.js";
+export type {
+  JsonValue,
+  ListOptions,
+  Placement,
+  Store,
+  StoredRecord,
+  StoreReader,
+  StoreTransaction,
+} from "./storage/store.js";
+export { UniqueKeyViolation } from "./storage/store.js";
+export type * from "./wire/types.js";

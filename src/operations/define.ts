@@ -1,0 +1,110 @@
+/**
+ * The shape of one row of the operation table, and the helpers that keep each row's literal types so the
+ * typed `CustodyEngine` methods can be derived from the table.
+ *
+ * @module
+ */
+import type * as v from "valibot";
+import type { DataReader, DataWriter } from "../engine/data.js";
+import type { Principal } from "../engine/principal.js";
+import type { RandomSource } from "../engine/random.js";
+import type { OrganizationRecord } from "../engine/records.js";
+import type { EngineServices } from "../engine/services.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: valibot's generic schema type needs `any` for its issue parameter.
+export type AnySchema = v.GenericSchema<any, any>;
+
+/** One accepted version of an activity: its `type` string and its intent/result member names. */
+export interface ActivityVersion<S extends AnySchema = AnySchema> {
+  readonly type: string;
+  /** `v1Intent` member, e.g. `createWalletIntent`. */
+  readonly intent: string;
+  /** `v1Result` member, e.g. `createWalletResult`; null when the response is another activity (approvals). */
+  readonly result: string | null;
+  /** Schema of `parameters` in this version. */
+  readonly parameters: S;
+}
+
+/** Policy resource and action of an activity (the policy spec's table). */
+export interface PolicyTarget {
+  readonly resource: string;
+  readonly action: string;
+}
+
+/** What an activity handler can reach: one transaction, the caller and the engine's services. */
+export interface ActivityContext {
+  readonly data: DataWriter;
+  readonly principal: Principal;
+  /** The organization named by the request. */
+  readonly organization: OrganizationRecord;
+  readonly activityId: string;
+  /** The engine clock's reading for this activity. */
+  readonly now: number;
+  readonly newId: () => string;
+  readonly random: RandomSource;
+  readonly services: EngineServices;
+}
+
+/** What a query handler can reach: a consistent read view. */
+export interface QueryContext {
+  readonly data: DataReader;
+  readonly principal: Principal;
+  /** The organization named by the request (the principal's own or a sub-organization of it). */
+  readonly organization: OrganizationRecord;
+  readonly now: number;
+  readonly services: EngineServices;
+}
+
+export interface ActivityOperation<
+  M extends string = string,
+  V extends readonly ActivityVersion[] = readonly ActivityVersion[],
+> {
+  readonly kind: "activity";
+  /** Method name on `CustodyEngine`, as `@turnkey/http`'s `TurnkeyClient` names it. */
+  readonly method: M;
+  /** Path under `/public/v1/submit/`. */
+  readonly path: string;
+  /** Accepted versions, the current one first. */
+  readonly versions: V;
+  readonly policy: PolicyTarget;
+  /**
+   * Who may submit: `own` (the principal's organization only) or `ownOrSubOrganization` (the parent's
+   * credentials may act on a sub-organization, as for the authentication activities).
+   */
+  readonly access: "own" | "ownOrSubOrganization";
+  /**
+   * Returns the result member's value; throws a `CustodyError` to fail the activity. (Method syntax on
+   * purpose: it keeps rows with specific parameter types assignable to the generic `Operation`.)
+   */
+  handler(
+    context: ActivityContext,
+    parameters: v.InferOutput<V[number]["parameters"]>,
+    version: V[number],
+  ): Promise<Record<string, unknown>>;
+}
+
+export interface QueryOperation<M extends string = string, S extends AnySchema = AnySchema, R = unknown> {
+  readonly kind: "query";
+  readonly method: M;
+  /** Path under `/public/v1/query/`. */
+  readonly path: string;
+  /** Schema of the whole request body (which names `organizationId`). */
+  readonly request: S;
+  handler(context: QueryContext, request: v.InferOutput<S>): Promise<R>;
+}
+
+export type Operation = ActivityOperation | QueryOperation;
+
+/** Declares an activity row, keeping its literal method name and versions. */
+export function defineActivity<const M extends string, const V extends readonly ActivityVersion[]>(
+  operation: Omit<ActivityOperation<M, V>, "kind" | "access"> & { access?: ActivityOperation["access"] },
+): ActivityOperation<M, V> {
+  return { kind: "activity", access: "own", ...operation };
+}
+
+/** Declares a query row. */
+export function defineQuery<const M extends string, S extends AnySchema, R>(
+  operation: Omit<QueryOperation<M, S, R>, "kind">,
+): QueryOperation<M, S, R> {
+  return { kind: "query", ...operation };
+}

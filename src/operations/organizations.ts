@@ -1,0 +1,250 @@
+/**
+ * Organizations: `create_sub_organization`, and the queries `whoami`, `get_organization`, `list_suborgs`.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { credentialScope, type DataReader } from "../engine/data.js";
+import type { OrganizationRecord, UserRecord } from "../engine/records.js";
+import { renderUser } from "../engine/render.js";
+import { CustodyError, invalidArgument } from "../errors.js";
+import type { Quorum } from "../wire/types.js";
+import {
+  type CredentialWriteContext,
+  createUserWithCredentials,
+  rootUserParamsV4,
+  rootUserParamsV5,
+  type UserParams,
+} from "./credentials.js";
+import { defineActivity, defineQuery } from "./define.js";
+import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
+
+/** Root users per organization (the wire spec's 100 users per organization). */
+const MAX_ROOT_USERS = 100;
+
+const subOrganizationFlags = {
+  disableEmailRecovery: v.optional(v.boolean()),
+  disableEmailAuth: v.optional(v.boolean()),
+  disableSmsAuth: v.optional(v.boolean()),
+  disableOtpEmailAuth: v.optional(v.boolean()),
+  // OTP verification tokens and their client signatures come from an OTP service this engine does not run.
+  verificationToken: v.optional(v.string()),
+  clientSignature: v.optional(v.unknown()),
+};
+
+function subOrganizationParams<U extends typeof rootUserParamsV5 | typeof rootUserParamsV4>(rootUser: U) {
+  return v.object({
+    subOrganizationName: name,
+    rootUsers: v.pipe(list(rootUser, MAX_ROOT_USERS), v.minLength(1, "needs at least one root user")),
+    rootQuorumThreshold: int32,
+    wallet: v.optional(v.unknown()),
+    ...subOrganizationFlags,
+  });
+}
+
+/** What creating an organization needs, whether a host bootstrap or a `create_sub_organization`. */
+export interface OrganizationParams {
+  name: string;
+  parentOrganizationId: string | null;
+  rootUsers: UserParams[];
+  rootQuorumThreshold: number;
+  settings: Record<string, boolean>;
+}
+
+/** Creates an organization with its root users and root quorum. `field` prefixes error paths. */
+export async function createOrganizationRecords(
+  context: CredentialWriteContext,
+  params: OrganizationParams,
+  field: string,
+): Promise<{ organization: OrganizationRecord; rootUsers: UserRecord[] }> {
+  const { rootQuorumThreshold: threshold, rootUsers } = params;
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > rootUsers.length) {
+    throw invalidArgument(
+      `rootQuorumThreshold must be between 1 and the number of root users (${rootUsers.length})`,
+      `${field}rootQuorumThreshold`,
+    );
+  }
+  const organizationId = context.newId();
+  const users: UserRecord[] = [];
+  for (const [i, user] of rootUsers.entries()) {
+    users.push(await createUserWithCredentials(context, organizationId, user, `${field}rootUsers[${i}]`));
+  }
+  const organization: OrganizationRecord = {
+    id: organizationId,
+    name: params.name,
+    parentOrganizationId: params.parentOrganizationId,
+    rootQuorum: { threshold, userIds: users.map((u) => u.id) },
+    features: [],
+    settings: params.settings,
+    createdAtMs: context.now,
+    updatedAtMs: context.now,
+  };
+  await context.data.put("organizations", organization);
+  return { organization, rootUsers: users };
+}
+
+const V8 = subOrganizationParams(rootUserParamsV5);
+const V7 = subOrganizationParams(rootUserParamsV4);
+
+export const createSubOrganization = defineActivity({
+  method: "createSubOrganization",
+  path: "create_sub_organization",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+      intent: "createSubOrganizationIntentV8",
+      result: "createSubOrganizationResultV8",
+      parameters: V8,
+    },
+    {
+      type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+      intent: "createSubOrganizationIntentV7",
+      result: "createSubOrganizationResultV7",
+      parameters: V7,
+    },
+  ],
+  policy: { resource: "ORGANIZATION", action: "CREATE" },
+  async handler(context, params) {
+    if (context.organization.parentOrganizationId !== null) {
+      throw new CustodyError("FAILED_PRECONDITION", "a sub-organization cannot create sub-organizations", {
+        field: "organizationId",
+      });
+    }
+    if (params.verificationToken !== undefined || params.clientSignature !== undefined) {
+      throw invalidArgument(
+        "verificationToken and clientSignature need an OTP verification service, which this engine does not run",
+        params.verificationToken !== undefined ? "parameters.verificationToken" : "parameters.clientSignature",
+      );
+    }
+    if (params.wallet !== undefined) {
+      throw invalidArgument("creating a wallet with the sub-organization is not available yet", "parameters.wallet");
+    }
+    const settings: Record<string, boolean> = {};
+    for (const flag of ["disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth"] as const) {
+      if (params[flag] !== undefined) settings[flag] = params[flag];
+    }
+    const { organization, rootUsers } = await createOrganizationRecords(
+      context,
+      {
+        name: params.subOrganizationName,
+        parentOrganizationId: context.organization.id,
+        rootUsers: params.rootUsers,
+        rootQuorumThreshold: params.rootQuorumThreshold,
+        settings,
+      },
+      "parameters.",
+    );
+    return { subOrganizationId: organization.id, rootUserIds: rootUsers.map((u) => u.id) };
+  },
+});
+
+export const getWhoami = defineQuery({
+  method: "getWhoami",
+  path: "whoami",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    const { data, principal } = context;
+    const organization = await data.require("organizations", principal.organizationId, "organization");
+    const user = await data.require("users", principal.userId, "user");
+    return {
+      organizationId: organization.id,
+      organizationName: organization.name,
+      userId: user.id,
+      username: user.userName,
+    };
+  },
+});
+
+async function renderOrganization(data: DataReader, organization: OrganizationRecord) {
+  const users = await data.listAll("users", organization.id);
+  const rootQuorum: Quorum = {
+    threshold: organization.rootQuorum.threshold,
+    userIds: [...organization.rootQuorum.userIds],
+  };
+  return {
+    organizationId: organization.id,
+    name: organization.name,
+    users: await Promise.all(users.map((user) => renderUser(data, user))),
+    policies: [],
+    privateKeys: [],
+    invitations: [],
+    tags: [],
+    rootQuorum,
+    features: organization.features.map((feature) => ({ ...feature })),
+    wallets: [],
+    smartContractInterfaceReferences: [],
+  };
+}
+
+export const getOrganization = defineQuery({
+  method: "getOrganization",
+  path: "get_organization",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    return { organizationData: await renderOrganization(context.data, context.organization) };
+  },
+});
+
+const SUBORG_FILTERS = ["NAME", "USERNAME", "EMAIL", "PHONE_NUMBER", "PUBLIC_KEY", "CREDENTIAL_ID"] as const;
+
+/** Whether a sub-organization matches a `list_suborgs` filter. */
+async function matchesFilter(
+  data: DataReader,
+  organization: OrganizationRecord,
+  filterType: (typeof SUBORG_FILTERS)[number],
+  value: string,
+): Promise<boolean> {
+  switch (filterType) {
+    case "NAME":
+      return organization.name === value;
+    case "PUBLIC_KEY":
+    case "CREDENTIAL_ID": {
+      const kind = filterType === "PUBLIC_KEY" ? "apiKey" : "authenticator";
+      const locations = await data.listAll("credentialLocations", credentialScope(kind, value));
+      return locations.some((location) => location.organizationId === organization.id);
+    }
+    default: {
+      const users = await data.listAll("users", organization.id);
+      const pick = { USERNAME: "userName", EMAIL: "userEmail", PHONE_NUMBER: "userPhoneNumber" } as const;
+      return users.some((user) => user[pick[filterType]] === value);
+    }
+  }
+}
+
+export const listSubOrgIds = defineQuery({
+  method: "getSubOrgIds",
+  path: "list_suborgs",
+  request: v.object({
+    organizationId: id,
+    filterType: v.optional(v.picklist(SUBORG_FILTERS, `filterType must be one of ${SUBORG_FILTERS.join(", ")}`)),
+    filterValue: v.optional(v.pipe(v.string(), v.maxLength(16_384))),
+    paginationOptions: v.optional(pagination),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    const { filterType, filterValue } = request;
+    if ((filterType === undefined) !== (filterValue === undefined || filterValue === "")) {
+      throw invalidArgument(
+        "filterType and filterValue go together",
+        filterType === undefined ? "filterType" : "filterValue",
+      );
+    }
+    const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
+    const { before, after } = request.paginationOptions ?? {};
+    const organizationIds: string[] = [];
+    let cursor = after;
+    // Walks sub-organizations in creation order, filtering page by page, until the page is full.
+    while (organizationIds.length < limit) {
+      const page = await data.list("organizations", organization.id, { after: cursor, before, limit: 100 });
+      for (const sub of page) {
+        if (organizationIds.length >= limit) break;
+        if (filterType === undefined || (await matchesFilter(data, sub, filterType, filterValue as string))) {
+          organizationIds.push(sub.id);
+        }
+      }
+      if (page.length < 100) break;
+      cursor = page[page.length - 1]?.id;
+    }
+    return { organizationIds };
+  },
+});

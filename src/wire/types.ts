@@ -1,0 +1,108 @@
+/**
+ * Wire shapes of the Activity API (proto3 JSON as grpc-gateway prints it): enums as strings, int64 as
+ * decimal strings, timestamps as `{seconds, nanos}`, absent messages as `null`. Names follow the public
+ * OpenAPI description (`v1Activity`, `v1User`, ...).
+ *
+ * @module
+ */
+
+import type { ActivityStatus, VoteSelection } from "../engine/records.js";
+import type { RpcStatus } from "../errors.js";
+
+export type { ActivityStatus, VoteSelection };
+
+/** `externaldatav1Timestamp`. */
+export interface Timestamp {
+  seconds: string;
+  nanos: string;
+}
+
+/** `externaldatav1Credential`. */
+export interface Credential {
+  publicKey: string;
+  type: string;
+}
+
+/** `v1ApiKey`. */
+export interface ApiKey {
+  credential: Credential;
+  apiKeyId: string;
+  apiKeyName: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  expirationSeconds: string | null;
+}
+
+/** `v1OauthProvider`. */
+export interface OauthProvider {
+  providerId: string;
+  providerName: string;
+  issuer: string;
+  audience: string;
+  subject: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** `v1User`. */
+export interface User {
+  userId: string;
+  userName: string;
+  userEmail: string | null;
+  userPhoneNumber: string | null;
+  authenticators: unknown[];
+  apiKeys: ApiKey[];
+  userTags: string[];
+  oauthProviders: OauthProvider[];
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  mfaPolicies: unknown[];
+}
+
+/** `v1Vote`. */
+export interface Vote {
+  id: string;
+  userId: string;
+  user: User;
+  activityId: string;
+  selection: VoteSelection;
+  message: string;
+  publicKey: string;
+  signature: string;
+  scheme: string;
+  createdAt: Timestamp;
+}
+
+/** `v1Activity`. */
+export interface Activity {
+  id: string;
+  organizationId: string;
+  status: ActivityStatus;
+  type: string;
+  intent: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  votes: Vote[];
+  fingerprint: string;
+  canApprove: boolean;
+  canReject: boolean;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  failure: RpcStatus | null;
+}
+
+/** `v1ActivityResponse`. */
+export interface ActivityResponse {
+  activity: Activity;
+}
+
+/** `externaldatav1Quorum`. */
+export interface Quorum {
+  threshold: number;
+  userIds: string[];
+}
+
+/** `v1Feature`. */
+export interface Feature {
+  name: string;
+  value: string;
+}
