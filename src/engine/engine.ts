@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from "valibot";
+import { authenticate, type RequestStamps } from "../auth/authenticate.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
 import type { ActivityOperation, Operation, QueryOperation } from "../operations/define.js";
@@ -15,7 +16,7 @@ import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
 import type { ActivityResponse } from "../wire/types.js";
 import { canonicalJson } from "./canonical-json.js";
-import { DataWriter } from "./data.js";
+import { DataReader, DataWriter } from "./data.js";
 import { IdGenerator } from "./ids.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
 import { runQuery } from "./query.js";
@@ -205,6 +206,15 @@ export class CustodyEngine {
       return submitActivity(core, { ...request, operation: request.operation });
     }
     return runQuery(core, request.operation, request.body, request.principal);
+  }
+
+  /**
+   * Authenticates a request by its stamp over the exact body bytes: the HTTP adapter's first step. The
+   * credential is looked up in the named organization, then its parent, then its sub-organizations.
+   */
+  async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
+    const core = this.#core;
+    return core.store.read((reader) => authenticate(new DataReader(reader), { ...request, now: core.clock() }));
   }
 
   async #principalOf(core: EngineCore, input: PrincipalInput | undefined): Promise<Principal> {

@@ -1,0 +1,8 @@
+/**
+ * `custodian/http`: serve a {@link CustodyEngine} over the wire protocol that Turnkey's official clients speak.
+ *
+ * @module custodian/http
+ */
+export { createFetchHandler } from "./fetch.js";
+export { createHttpHandler, type NodeHttpHandler } from "./node.js";
+export type { HttpAdapterOptions } from "./respond.js";

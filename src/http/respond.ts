@@ -1,0 +1,166 @@
+/**
+ * The runtime-neutral core of the HTTP adapter: one request in (method, path, headers, raw body bytes),
+ * one response out. The node and fetch handlers only move bytes in and out of it.
+ *
+ * @module
+ */
+import { decodeUtf8Strict } from "../crypto/bytes.js";
+import type { CustodyEngine } from "../engine/engine.js";
+import { CustodyError } from "../errors.js";
+import { operationByUrlPath } from "../operations/table.js";
+import { exceedsJsonDepth } from "./json-depth.js";
+
+/** Options shared by both handlers. */
+export interface HttpAdapterOptions {
+  /** Largest accepted body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Origins allowed to call cross-origin: `"*"` (default) or an exact list such as `["https://app.test"]`. */
+  allowedOrigins?: "*" | readonly string[];
+  /** Deepest accepted JSON nesting. Default 64. */
+  maxJsonDepth?: number;
+  /** Called with unexpected errors (those answered with 500), for the host's logs. Never given secrets. */
+  onError?: (error: unknown) => void;
+}
+
+/** A request as the adapter sees it. Header names are lowercase; a repeated header has several values. */
+export interface AdapterRequest {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, readonly string[]>>;
+  /** The body bytes, or null when the body went over the limit before it was read whole. */
+  body: Uint8Array | null;
+}
+
+export interface AdapterResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_JSON_DEPTH = 64;
+const PREFIX = "/public/v1/";
+const ALLOWED_HEADERS = "Content-Type, X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested, X-Client-Version";
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): AdapterResponse {
+  return { status, headers: { "content-type": "application/json", ...extra }, body: JSON.stringify(body) };
+}
+
+/** An error answered with a status of its own (404, 405, 413) rather than its code's. */
+function errorResponse(
+  error: CustodyError,
+  status = error.httpStatus,
+  extra: Record<string, string> = {},
+): AdapterResponse {
+  return json(status, error.toRpcStatus(), extra);
+}
+
+function corsHeaders(request: AdapterRequest, options: HttpAdapterOptions): Record<string, string> | undefined {
+  const origin = request.headers.origin?.[0];
+  if (origin === undefined) return {};
+  const allowed = options.allowedOrigins ?? "*";
+  if (allowed !== "*" && !allowed.includes(origin)) return undefined;
+  return { "access-control-allow-origin": allowed === "*" ? "*" : origin, vary: "Origin" };
+}
+
+/** The single value of a header that must not repeat; a repeated stamp is refused as ambiguous. */
+function single(request: AdapterRequest, name: string): string | undefined {
+  const values = request.headers[name];
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length > 1) {
+    throw new CustodyError("UNAUTHENTICATED", `the ${name} header appears more than once`, {
+      reason: "MALFORMED_STAMP",
+    });
+  }
+  return values[0];
+}
+
+function parseBody(bytes: Uint8Array, options: HttpAdapterOptions): { text: string; body: Record<string, unknown> } {
+  const text = decodeUtf8Strict(bytes);
+  if (text === undefined)
+    throw new CustodyError("INVALID_ARGUMENT", "the request body is not valid UTF-8", { reason: "REQUEST_INVALID" });
+  if (exceedsJsonDepth(text, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH)) {
+    throw new CustodyError("INVALID_ARGUMENT", "the request body nests JSON too deeply", { reason: "REQUEST_INVALID" });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CustodyError("INVALID_ARGUMENT", "the request body is not valid JSON", { reason: "REQUEST_INVALID" });
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new CustodyError("INVALID_ARGUMENT", "the request body must be a JSON object", { reason: "REQUEST_INVALID" });
+  }
+  return { text, body: body as Record<string, unknown> };
+}
+
+/** Whether this adapter serves `path` at all (hosts use it to pass other paths to their next handler). */
+export function servesPath(path: string): boolean {
+  return path.startsWith(PREFIX);
+}
+
+/** Answers one request. Never throws: every failure becomes a JSON error response. */
+export async function respond(
+  engine: CustodyEngine,
+  request: AdapterRequest,
+  options: HttpAdapterOptions,
+): Promise<AdapterResponse> {
+  const cors = corsHeaders(request, options);
+  if (cors === undefined) {
+    return errorResponse(
+      new CustodyError("PERMISSION_DENIED", "this origin is not allowed", { reason: "ORIGIN_NOT_ALLOWED" }),
+    );
+  }
+  const operation = operationByUrlPath(request.path);
+  if (request.method === "OPTIONS") {
+    return {
+      status: 204,
+      headers: {
+        ...cors,
+        "access-control-allow-methods": "POST, OPTIONS",
+        "access-control-allow-headers": ALLOWED_HEADERS,
+        "access-control-max-age": "600",
+      },
+      body: "",
+    };
+  }
+  if (!operation) {
+    return errorResponse(
+      new CustodyError("NOT_FOUND", `no operation at ${request.path}`, { reason: "UNKNOWN_PATH" }),
+      404,
+      cors,
+    );
+  }
+  if (request.method !== "POST") {
+    const error = new CustodyError("INVALID_ARGUMENT", `${request.method} is not allowed here; use POST`, {
+      reason: "METHOD_NOT_ALLOWED",
+    });
+    return errorResponse(error, 405, { ...cors, allow: "POST, OPTIONS" });
+  }
+  if (request.body === null) {
+    const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const error = new CustodyError("INVALID_ARGUMENT", `the request body is larger than ${limit} bytes`, {
+      reason: "BODY_TOO_LARGE",
+      limit,
+    });
+    return errorResponse(error, 413, cors);
+  }
+  try {
+    const { text, body } = parseBody(request.body, options);
+    const stamps = { apiKey: single(request, "x-stamp"), webauthn: single(request, "x-stamp-webauthn") };
+    const organizationId = body.organizationId;
+    if (typeof organizationId !== "string" || organizationId === "") {
+      throw new CustodyError("INVALID_ARGUMENT", "organizationId: expected a non-empty string", {
+        field: "organizationId",
+        reason: "REQUEST_INVALID",
+      });
+    }
+    const principal = await engine.authenticate({ stamps, body: request.body, organizationId });
+    const result = await engine.execute({ operation, bodyText: text, body, principal });
+    return json(200, result, cors);
+  } catch (error) {
+    if (error instanceof CustodyError) return errorResponse(error, error.httpStatus, cors);
+    options.onError?.(error);
+    return errorResponse(new CustodyError("INTERNAL", "internal error"), 500, cors);
+  }
+}
