@@ -139,9 +139,10 @@ describe("@turnkey/http TurnkeyClient with ApiKeyStamper", () => {
     const first = await post(signed.url, signed.body, headers);
     const second = await post(signed.url, signed.body, headers);
     expect(first.status).toBe(200);
-    expect((second.json?.activity as { id: string }).id).toBe((first.json?.activity as { id: string }).id);
+    const firstId = (first.json!.activity as { id: string }).id;
+    expect((second.json!.activity as { id: string }).id).toBe(firstId);
     const bumped = await c.createSubOrganization({ ...body, timestampMs: String(Number(body.timestampMs) + 1) });
-    expect(bumped.activity.id).not.toBe((first.json?.activity as { id: string }).id);
+    expect(bumped.activity.id).not.toBe(firstId);
   });
 
   it("refuses stale and future timestamps without storing anything", async () => {
