@@ -1,0 +1,94 @@
+/**
+ * The signing core of `sign_raw_payload` (`ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2`) and `sign_raw_payloads`
+ * (`ACTIVITY_TYPE_SIGN_RAW_PAYLOADS`): the engine resolves `signWith` to a key and calls these with the intent's
+ * payload(s), encoding and hash function; they return the wire signatures. Pure: no storage, clock or I/O.
+ *
+ * @module
+ */
+import { invalidArgument } from "../../errors.js";
+import type { HashFunction, PayloadEncoding, SigningCurve } from "./enums.js";
+import { type PayloadFields, payloadFields } from "./fields.js";
+import { MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
+import { encodePayload } from "./payload.js";
+import { assertSigningScheme, toSigningInput } from "./scheme.js";
+import type { RawPayloadSignature } from "./signature.js";
+import { type PreparedSigner, prepareSigner } from "./signer.js";
+
+/** The key to sign with: a {@link PreparedSigner} kept by the caller, or a curve and raw private key. */
+export type SigningKey =
+  | { readonly signer: PreparedSigner }
+  | { readonly curve: SigningCurve; readonly privateKey: Uint8Array };
+
+/** The parameters shared by {@link signRawPayload} and {@link signRawPayloads}. */
+export interface SigningParameters {
+  /** How the payload string is decoded (`v1PayloadEncoding`). */
+  readonly encoding: PayloadEncoding;
+  /** What is done to the decoded bytes before signing (`v1HashFunction`). */
+  readonly hashFunction: HashFunction;
+  /** Path of the intent's parameters in the request, for error fields. Default `parameters`. */
+  readonly field?: string;
+}
+
+/** The request of {@link signRawPayload}. */
+export type SignRawPayloadRequest = SigningKey & SigningParameters & { readonly payload: string };
+
+/** The request of {@link signRawPayloads}. */
+export type SignRawPayloadsRequest = SigningKey & SigningParameters & { readonly payloads: readonly string[] };
+
+/**
+ * Signs one payload (`sign_raw_payload`): decodes it by `encoding`, hashes it by `hashFunction`, signs it, and
+ * returns the wire `{r, s, v}`. See `scheme.ts` for which combinations each curve accepts and what is signed.
+ *
+ * @throws CustodyError `INVALID_ARGUMENT` naming `<field>.payload`, `<field>.encoding` or `<field>.hashFunction`;
+ *   `INVALID_ARGUMENT` naming `privateKey` for a malformed key; `UNIMPLEMENTED` for a curve other than
+ *   secp256k1 or Ed25519.
+ */
+export function signRawPayload(request: SignRawPayloadRequest): RawPayloadSignature {
+  const fields = payloadFields(request.field);
+  const signer = schemeSigner(request, fields);
+  return signOne(signer, request.payload, request, fields);
+}
+
+/**
+ * Signs every payload of a `sign_raw_payloads` call with the same encoding, hash function and key, in order.
+ * At most {@link MAX_PAYLOADS_PER_REQUEST} payloads; a payload's errors name `<field>.payloads[i]`.
+ *
+ * @throws CustodyError as {@link signRawPayload}; `INVALID_ARGUMENT` naming `<field>.payloads` for an empty
+ *   list or one longer than {@link MAX_PAYLOADS_PER_REQUEST} (details carry `limit`).
+ */
+export function signRawPayloads(request: SignRawPayloadsRequest): RawPayloadSignature[] {
+  const prefix = request.field ?? "parameters";
+  const listField = `${prefix}.payloads`;
+  const { payloads } = request;
+  if (!Array.isArray(payloads) || payloads.length === 0) {
+    throw invalidArgument(`${listField} must be a non-empty list of payloads`, listField);
+  }
+  // A fixed ceiling on the work of one activity: a retry can never succeed, so this is INVALID_ARGUMENT rather
+  // than RESOURCE_EXHAUSTED (HTTP 429, which clients read as "try again later").
+  if (payloads.length > MAX_PAYLOADS_PER_REQUEST) {
+    throw invalidArgument(
+      `${listField} has ${payloads.length} payloads; at most ${MAX_PAYLOADS_PER_REQUEST} can be signed in one request`,
+      listField,
+      { limit: MAX_PAYLOADS_PER_REQUEST },
+    );
+  }
+  const signer = schemeSigner(request, payloadFields(prefix));
+  return payloads.map((payload, index) => signOne(signer, payload, request, payloadFields(prefix, index)));
+}
+
+/** Checks the scheme against the key's curve (before any key work), then prepares the key if needed. */
+function schemeSigner(request: SigningKey & SigningParameters, fields: PayloadFields): PreparedSigner {
+  const curve = "signer" in request ? request.signer.curve : request.curve;
+  assertSigningScheme(curve, request.encoding, request.hashFunction, fields);
+  return "signer" in request ? request.signer : prepareSigner(request.curve, request.privateKey);
+}
+
+function signOne(
+  signer: PreparedSigner,
+  payload: string,
+  { encoding, hashFunction }: SigningParameters,
+  fields: PayloadFields,
+): RawPayloadSignature {
+  const encoded = encodePayload(payload, encoding, fields);
+  return signer.sign(toSigningInput(signer.curve, encoded, hashFunction, fields.payload));
+}
