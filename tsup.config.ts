@@ -1,13 +1,21 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
+export default defineConfig([
+  {
+    // The library: ESM first, with a CJS build and declarations for both.
+    entry: { index: "src/index.ts", http: "src/http/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: "node20",
+    splitting: true,
   },
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  splitting: true,
-});
+  {
+    // The command-line tool: ESM only, keeps its shebang.
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+  },
+]);

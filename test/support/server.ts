@@ -32,7 +32,11 @@ export async function post(url: string, body: string | Uint8Array, headers: Reco
     for (const v of Array.isArray(value) ? value : [value]) flat.append(name, v);
   }
   if (!flat.has("content-type")) flat.set("content-type", "application/json");
-  const response = await fetch(url, { method: "POST", body, headers: flat });
+  const response = await fetch(url, {
+    method: "POST",
+    body: typeof body === "string" ? body : Buffer.from(body),
+    headers: flat,
+  });
   const text = await response.text();
   return {
     status: response.status,

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+/**
+ * `custodian serve`: a local Activity API endpoint for development and tests.
+ *
+ * @module
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { p256 } from "@noble/curves/nist.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { CustodyEngine } from "./engine/engine.js";
+import { CustodyError } from "./errors.js";
+import { createHttpHandler } from "./http/index.js";
+import { MemoryStore } from "./storage/memory.js";
+
+const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--root-public-key HEX]
+
+  --host             address to listen on (default 127.0.0.1)
+  --port             port to listen on; 0 picks a free one (default 8080)
+  --data             directory for the server's files (default ./.custodian)
+  --memory           keep state in memory only
+  --root-public-key  the operator's compressed P-256 API public key (hex) for the root user;
+                     without it a key pair is generated and written to <data>/root-api-key.json (mode 0600)
+`;
+
+/** What `<data>/root-api-key.json` holds. `apiPrivateKey` only when the server generated the key. */
+interface RootCredentials {
+  organizationId: string;
+  userId: string;
+  apiPublicKey: string;
+  apiPrivateKey?: string;
+}
+
+function readCredentials(path: string): RootCredentials | undefined {
+  if (!existsSync(path)) return undefined;
+  return JSON.parse(readFileSync(path, "utf8")) as RootCredentials;
+}
+
+/** Reuses the organization of an earlier start when the store still has it; else bootstraps one. */
+async function bootstrap(
+  engine: CustodyEngine,
+  path: string,
+  rootPublicKey: string | undefined,
+): Promise<RootCredentials> {
+  const previous = readCredentials(path);
+  if (previous && (rootPublicKey === undefined || rootPublicKey === previous.apiPublicKey)) {
+    const known = await engine
+      .as({ userId: previous.userId })
+      .getWhoami({ organizationId: previous.organizationId })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (known) return previous;
+  }
+  let apiPublicKey = rootPublicKey ?? previous?.apiPublicKey;
+  let apiPrivateKey = rootPublicKey === undefined ? previous?.apiPrivateKey : undefined;
+  if (apiPublicKey === undefined || (rootPublicKey === undefined && apiPrivateKey === undefined)) {
+    const secret = p256.utils.randomSecretKey();
+    apiPrivateKey = bytesToHex(secret);
+    apiPublicKey = bytesToHex(p256.getPublicKey(secret, true));
+  }
+  const { organizationId, rootUserIds } = await engine.createOrganization({
+    organizationName: "custodian dev",
+    rootUsers: [
+      { userName: "root", apiKeys: [{ apiKeyName: "root", publicKey: apiPublicKey, curveType: "API_KEY_CURVE_P256" }] },
+    ],
+    rootQuorumThreshold: 1,
+  });
+  const credentials: RootCredentials = {
+    organizationId,
+    userId: rootUserIds[0] as string,
+    apiPublicKey,
+    ...(apiPrivateKey ? { apiPrivateKey } : {}),
+  };
+  writeFileSync(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return credentials;
+}
+
+async function serve(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8080" },
+      data: { type: "string", default: "./.custodian" },
+      memory: { type: "boolean", default: false },
+      "root-public-key": { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535, got ${values.port}`);
+  const dataDirectory = resolve(values.data);
+  mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
+  const store = new MemoryStore();
+  const engine = new CustodyEngine({ store });
+  const credentialsPath = join(dataDirectory, "root-api-key.json");
+  const credentials = await bootstrap(engine, credentialsPath, values["root-public-key"]);
+
+  const server = createServer(
+    createHttpHandler(engine, { onError: (error) => console.error("custodian: internal error", error) }),
+  );
+  await new Promise<void>((ready, fail) => {
+    server.once("error", fail);
+    server.listen(port, values.host, ready);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  console.log(`listening on http://${host}:${address.port}`);
+  console.log(`organization ${credentials.organizationId}`);
+  console.log(`root credentials in ${credentialsPath}`);
+  console.log(`storage: ${values.memory ? "memory" : "memory (the durable file store is not in this build)"}`);
+
+  const shutdown = () => {
+    server.close(() => {
+      void store.close().then(() => process.exit(0));
+    });
+    server.closeAllConnections();
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === "serve") return serve(rest);
+  process.stdout.write(USAGE);
+  if (command !== undefined && command !== "help" && command !== "--help") process.exitCode = 2;
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `custodian: ${error instanceof CustodyError || error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+});
