@@ -6,7 +6,19 @@
  */
 import { CustodyError, notFound } from "../errors.js";
 import type { ListOptions, Placement, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
+import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { type CollectionName, type Collections, ROOT_SCOPE } from "./records.js";
+
+/**
+ * The id of an address record: the organization and the address's lookup form (case-folded where the
+ * encoding is case-insensitive, one form for every TON spelling), so a look-up is one `get`.
+ */
+export function addressRecordId(organizationId: string, address: string): string {
+  return JSON.stringify([organizationId, normalizeAddressForLookup(address)]);
+}
+
+/** Scope of engine-wide records. */
+export const META_SCOPE = "meta";
 
 /** Unique index names and the keys they map from. */
 export const INDEX = {
@@ -14,6 +26,10 @@ export const INDEX = {
   apiKeyByPublicKey: (organizationId: string, publicKey: string) => `${organizationId}:${publicKey.toLowerCase()}`,
   oauthProviderByClaims: (organizationId: string, issuer: string, audience: string, subject: string) =>
     JSON.stringify([organizationId, issuer, audience, subject]),
+  walletByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
+  walletAccountByPath: (walletId: string, path: string) => JSON.stringify([walletId, path]),
+  privateKeyByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
+  tagByName: (organizationId: string, tagType: string, name: string) => JSON.stringify([organizationId, tagType, name]),
 } as const;
 
 /** The scope of credential-location records for one public key or credential id. */
@@ -37,6 +53,16 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     scope: a.organizationId,
     keys: { activityByFingerprint: INDEX.activityByFingerprint(a.fingerprint) },
   }),
+  wallets: (w) => ({ scope: w.organizationId, keys: { walletByName: INDEX.walletByName(w.organizationId, w.walletName) } }),
+  walletAccounts: (a) => ({
+    scope: a.walletId,
+    keys: { walletAccountByPath: INDEX.walletAccountByPath(a.walletId, a.path) },
+  }),
+  organizationAccounts: (r) => ({ scope: r.organizationId }),
+  privateKeys: (k) => ({ scope: k.organizationId, keys: { privateKeyByName: INDEX.privateKeyByName(k.organizationId, k.privateKeyName) } }),
+  addresses: (a) => ({ scope: a.organizationId }),
+  tags: (t) => ({ scope: t.organizationId, keys: { tagByName: INDEX.tagByName(t.organizationId, t.tagType, t.tagName) } }),
+  meta: () => ({ scope: META_SCOPE }),
 };
 
 /** Typed reads. */

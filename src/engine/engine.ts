@@ -22,6 +22,8 @@ import { inProcessCredential, type Principal, type PrincipalInput } from "./prin
 import { runQuery } from "./query.js";
 import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
 import type { EngineServices } from "./services.js";
+import { SecretVault } from "./secrets.js";
+import { KeyCache } from "./key-cache.js";
 import { type PipelineCore, submitActivity } from "./submit.js";
 import { parseWith } from "./validate.js";
 
@@ -37,6 +39,13 @@ export interface CustodyEngineOptions {
   maxRequestAgeMs?: number;
   /** Furthest accepted `timestampMs`, in ms after now. Default five minutes. */
   maxClockSkewMs?: number;
+  /**
+   * The 32-byte key-encryption key that wraps the data key sealing every secret at rest. Required for a
+   * durable store; when omitted, a key is generated for this process (fine for memory stores and tests).
+   */
+  keyEncryptionKey?: Uint8Array;
+  /** Refuse non-hardened ed25519 derivation path levels (default: derive them as hardened). */
+  strictEd25519Paths?: boolean;
 }
 
 /** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
@@ -117,10 +126,21 @@ class EngineCore implements PipelineCore {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? systemRandom;
     this.ids = new IdGenerator(this.clock, this.random);
+    if (options.keyEncryptionKey !== undefined && options.keyEncryptionKey.length !== 32) {
+      throw invalidArgument("keyEncryptionKey must be 32 bytes", "keyEncryptionKey");
+    }
     this.services = {
       maxRequestAgeMs: options.maxRequestAgeMs ?? 60 * 60 * 1000,
       maxClockSkewMs: options.maxClockSkewMs ?? 5 * 60 * 1000,
+      secrets: new SecretVault(options.keyEncryptionKey ?? this.random(32), this.random, options.keyEncryptionKey === undefined),
+      keys: new KeyCache(),
+      strictEd25519Paths: options.strictEd25519Paths ?? false,
     };
+  }
+
+  /** Opens what must be open before any operation (the secret vault's data key). */
+  ready(): Promise<void> {
+    return this.services.secrets.open(this.store);
   }
 }
 
@@ -178,6 +198,7 @@ export class CustodyEngine {
    */
   async createOrganization(input: CreateOrganizationInput): Promise<CreateOrganizationResult> {
     const core = this.#core;
+    await core.ready();
     const params = parseWith(bootstrapParams, input, "");
     return core.store.transaction(async (tx) => {
       const context = { data: new DataWriter(tx), now: core.clock(), newId: () => core.ids.next() };
@@ -202,6 +223,7 @@ export class CustodyEngine {
    */
   async execute(request: RawRequest): Promise<unknown> {
     const core = this.#core;
+    await core.ready();
     if (request.operation.kind === "activity") {
       return submitActivity(core, { ...request, operation: request.operation });
     }
@@ -232,6 +254,7 @@ export class CustodyEngine {
 
   async #callInProcess(operation: Operation, input: unknown): Promise<unknown> {
     const core = this.#core;
+    await core.ready();
     const principalInput = this.#principal;
     const principal = await this.#principalOf(core, principalInput);
     if (operation.kind === "query") return runQuery(core, operation, input, principal);

@@ -131,6 +131,89 @@ export interface ActivityRecord {
   updatedAtMs: number;
 }
 
+export interface WalletRecord {
+  id: string;
+  organizationId: string;
+  walletName: string;
+  /** The mnemonic, sealed for `wallet:<id>:mnemonic`. */
+  sealedMnemonic: string;
+  exported: boolean;
+  imported: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface WalletAccountRecord {
+  id: string;
+  organizationId: string;
+  walletId: string;
+  curve: string;
+  pathFormat: string;
+  path: string;
+  addressFormat: string;
+  address: string;
+  /** Lowercase hex: compressed for secp256k1, 32 bytes for ed25519. */
+  publicKey: string;
+  name: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** An account's entry in its organization's account list (accounts themselves are listed per wallet). */
+export interface OrganizationAccountRecord {
+  /** The wallet account id. */
+  id: string;
+  organizationId: string;
+  walletId: string;
+}
+
+/** What an address in an organization belongs to: a wallet account or a private key. */
+export interface AddressOwnerRecord {
+  /** `addressRecordId(organizationId, address)`. */
+  id: string;
+  organizationId: string;
+  kind: "walletAccount" | "privateKey";
+  ownerId: string;
+}
+
+export interface AddressRecord {
+  format: string;
+  address: string;
+}
+
+export interface PrivateKeyRecord {
+  id: string;
+  organizationId: string;
+  privateKeyName: string;
+  curve: string;
+  publicKey: string;
+  /** The private key, sealed for `privateKey:<id>`. */
+  sealedPrivateKey: string;
+  addresses: AddressRecord[];
+  tagIds: string[];
+  exported: boolean;
+  imported: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export type TagType = "TAG_TYPE_USER" | "TAG_TYPE_PRIVATE_KEY";
+
+export interface TagRecord {
+  id: string;
+  organizationId: string;
+  tagName: string;
+  tagType: TagType;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
+export interface MetaRecord {
+  id: string;
+  value: string;
+}
+
 /** Collection name → record type. The engine's typed data layer is driven from this map. */
 export interface Collections {
   organizations: OrganizationRecord;
@@ -139,6 +222,13 @@ export interface Collections {
   oauthProviders: OauthProviderRecord;
   credentialLocations: CredentialLocationRecord;
   activities: ActivityRecord;
+  wallets: WalletRecord;
+  walletAccounts: WalletAccountRecord;
+  organizationAccounts: OrganizationAccountRecord;
+  privateKeys: PrivateKeyRecord;
+  addresses: AddressOwnerRecord;
+  tags: TagRecord;
+  meta: MetaRecord;
 }
 
 export type CollectionName = keyof Collections;

@@ -1,0 +1,81 @@
+/**
+ * The secret vault: every mnemonic and private key is sealed (AES-256-GCM under a data key wrapped by the
+ * host's key-encryption key) before it reaches a store, so no adapter ever holds a plaintext secret. The
+ * wrapped data key lives in the store itself, so a durable store reopened with the same key-encryption
+ * key reads its secrets back, and one opened with another key fails clearly at the first operation.
+ *
+ * @module
+ */
+import { createSealer, type Sealer } from "../crypto/seal/index.js";
+import { CustodyError } from "../errors.js";
+import type { Store } from "../storage/store.js";
+import { DataWriter } from "./data.js";
+import type { RandomSource } from "./random.js";
+
+const DATA_KEY_RECORD = "sealing.dataKey";
+
+export class SecretVault {
+  private sealer: Sealer | undefined;
+  private opening: Promise<void> | undefined;
+
+  constructor(
+    private readonly keyEncryptionKey: Uint8Array,
+    private readonly random: RandomSource,
+    /** True when the key-encryption key was generated for this process, so no earlier data can open. */
+    private readonly ephemeralKey: boolean,
+  ) {}
+
+  /**
+   * Loads the store's data key, or creates and records one, in a transaction of its own (so a later
+   * rollback can never strand a key that the store does not hold). Idempotent; concurrent calls share it.
+   */
+  open(store: Store): Promise<void> {
+    this.opening ??= store
+      .transaction(async (tx) => {
+        const data = new DataWriter(tx);
+        const record = await data.get("meta", DATA_KEY_RECORD);
+        if (!record) {
+          const sealer = createSealer({ keyEncryptionKey: this.keyEncryptionKey, randomBytes: this.random });
+          await data.put("meta", { id: DATA_KEY_RECORD, value: sealer.wrappedDataKey });
+          return sealer;
+        }
+        try {
+          return createSealer({ keyEncryptionKey: this.keyEncryptionKey, wrappedDataKey: record.value, randomBytes: this.random });
+        } catch (error) {
+          if (error instanceof CustodyError && this.ephemeralKey) {
+            throw new CustodyError(
+              "FAILED_PRECONDITION",
+              "this store holds secrets sealed under a key-encryption key; pass it as the keyEncryptionKey engine option",
+              { reason: "KEY_ENCRYPTION_KEY_MISSING" },
+            );
+          }
+          throw error;
+        }
+      })
+      .then(
+        (sealer) => {
+          this.sealer = sealer;
+        },
+        (error: unknown) => {
+          this.opening = undefined;
+          throw error;
+        },
+      );
+    return this.opening;
+  }
+
+  private ready(): Sealer {
+    if (!this.sealer) throw new CustodyError("INTERNAL", "the secret vault is used before it was opened");
+    return this.sealer;
+  }
+
+  /** Seals `plaintext` for the record named by `context` (e.g. `wallet:<id>:mnemonic`). */
+  seal(plaintext: Uint8Array, context: string): string {
+    return this.ready().seal(plaintext, context);
+  }
+
+  /** Opens a value sealed for `context`. */
+  unseal(sealed: string, context: string): Uint8Array {
+    return this.ready().open(sealed, context);
+  }
+}
