@@ -1,0 +1,55 @@
+/**
+ * The decision for one activity at one vote (policy-language spec §3, the `decide` outline):
+ * root quorum → root-quorum-only types → explicit deny → allow → own-credential default → pending
+ * consensus → pending root quorum → implicit deny.
+ *
+ * @module
+ */
+
+import { evaluatePolicy } from "./evaluate-policy.js";
+import type { DecideInput, Decision, DecisionOutcome, DecisionReason, Outcome, PolicyContext } from "./types.js";
+import { ownField } from "./values.js";
+
+/** Activity types only the root quorum can approve; no ALLOW policy unlocks them. */
+export const ROOT_QUORUM_ONLY_ACTIVITY_TYPES: readonly string[] = [
+  "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM",
+  "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+  "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE",
+  "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",
+];
+
+const NOT_APPLYING: readonly Outcome[] = ["OUTCOME_DENY_IMPLICIT", "OUTCOME_TIME_INACTIVE"];
+
+/**
+ * Decides an activity. Every policy is evaluated, even when the root quorum settles the outcome, so the
+ * record always holds one evaluation per policy.
+ */
+export function decide({ policies, rootQuorum, context }: DecideInput): Decision {
+  const evaluations = policies.map((policy) => evaluatePolicy(policy, context));
+  const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
+
+  const approverIds = new Set(context.approvers.map((approver) => approver.id));
+  const rootVotes = [...new Set(rootQuorum.userIds)].filter((id) => approverIds.has(id)).length;
+  // A threshold below 1 would let an activity through with no root vote at all; it counts as 1.
+  if (rootVotes >= Math.max(1, rootQuorum.threshold)) return settle("ALLOW", "ROOT_QUORUM");
+  if (ROOT_QUORUM_ONLY_ACTIVITY_TYPES.includes(context.activity.type)) {
+    return rootVotes > 0 ? settle("CONSENSUS_NEEDED", "ROOT_QUORUM_PENDING") : settle("DENY", "ROOT_QUORUM_REQUIRED");
+  }
+
+  const outcomes = evaluations.map((evaluation) => evaluation.outcome);
+  if (outcomes.includes("OUTCOME_DENY_EXPLICIT")) return settle("DENY", "EXPLICIT_DENY");
+  if (outcomes.includes("OUTCOME_ALLOW")) return settle("ALLOW", "POLICY_ALLOW");
+  if (changesOwnCredentials(context) && outcomes.every((outcome) => NOT_APPLYING.includes(outcome))) {
+    return settle("ALLOW", "SELF_CREDENTIAL");
+  }
+  if (outcomes.includes("OUTCOME_REQUIRES_CONSENSUS")) return settle("CONSENSUS_NEEDED", "CONSENSUS_PENDING");
+  if (rootVotes > 0) return settle("CONSENSUS_NEEDED", "ROOT_QUORUM_PENDING");
+  return settle("DENY", "IMPLICIT_DENY");
+}
+
+/** A CREDENTIAL activity whose `params.user_id` is the submitter (`approvers[0]`). */
+function changesOwnCredentials({ activity, approvers }: PolicyContext): boolean {
+  const submitter = approvers[0];
+  const target = activity.params === undefined ? undefined : ownField(activity.params, "user_id");
+  return activity.resource === "CREDENTIAL" && submitter !== undefined && target === submitter.id;
+}
