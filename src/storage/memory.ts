@@ -1,14 +1,17 @@
 /**
  * The in-memory store: the default for tests and for hosts that keep nothing across restarts.
  *
- * Writers run one at a time (a transaction queue) and write into a private overlay that is applied to the
- * committed maps in one synchronous step, so a throwing transaction leaves nothing behind and nobody sees
- * half a commit. Readers see committed data; a commit waits for open readers so that each `read` callback
- * works on one consistent view.
+ * Writers run one at a time (a transaction queue) and write into a private overlay. On commit the overlay
+ * yields its net changes, which are applied to the committed maps in one synchronous step, so a throwing
+ * transaction leaves nothing behind and nobody sees half a commit. Readers see committed data; a commit
+ * waits for open readers so that each `read` callback works on one consistent view.
+ *
+ * The committed state, the overlay, the change set and the reader gate are also the core of `FileStore`,
+ * which journals each change set before applying it; they are exported for that reason only.
  *
  * @module
  */
-
+import { CustodyError } from "../errors.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
   type ListOptions,
@@ -20,23 +23,99 @@ import {
   UniqueKeyViolation,
 } from "./store.js";
 
-interface Entry {
-  record: StoredRecord;
-  placement: Placement;
+/**
+ * A committed record with its placement. Entries are never mutated once built, so two states (and a
+ * snapshot being written) can share them.
+ *
+ * @internal
+ */
+export interface Entry {
+  readonly record: StoredRecord;
+  readonly placement: Placement;
 }
 
-/** The committed state. Records are kept as private copies; callers always get their own copy. */
-class CommittedState {
-  readonly records = new Map<string, Map<string, Entry>>();
-  readonly index = new Map<string, Map<string, string>>();
-  readonly scopes = new Map<string, string[]>();
+/**
+ * The net effect of a transaction on one record: its new entry, or `null` for a delete. A change set holds
+ * at most one change per record, so its changes can be applied in any order.
+ *
+ * @internal
+ */
+export interface Change {
+  readonly collection: string;
+  readonly id: string;
+  readonly entry: Entry | null;
+}
+
+/**
+ * Committed records with their unique index and scope lists. Index entries and scope lists are derived
+ * from the records by {@link CommittedState.apply}, the one write path for commits and for replay.
+ *
+ * @internal
+ */
+export class CommittedState {
+  private readonly records = new Map<string, Map<string, Entry>>();
+  private readonly index = new Map<string, Map<string, string>>();
+  private readonly scopes = new Map<string, string[]>();
 
   entry(collection: string, id: string): Entry | undefined {
     return this.records.get(collection)?.get(id);
   }
 
+  lookup(index: string, key: string): string | undefined {
+    return this.index.get(index)?.get(key);
+  }
+
   scopeIds(collection: string, scope: string): readonly string[] {
     return this.scopes.get(scopeKey(collection, scope)) ?? [];
+  }
+
+  /** Applies a change set. Old index keys are dropped only while they still name the record, which makes the order of changes irrelevant. */
+  apply(changes: Iterable<Change>): void {
+    for (const { collection, id, entry } of changes) {
+      const previous = this.entry(collection, id);
+      if (previous) {
+        for (const [index, key] of Object.entries(previous.placement.keys ?? {})) {
+          const keys = this.index.get(index);
+          if (keys?.get(key) === id) keys.delete(key);
+        }
+      }
+      if (entry === null) {
+        if (!previous) continue;
+        this.records.get(collection)?.delete(id);
+        const ids = this.scopes.get(scopeKey(collection, previous.placement.scope));
+        if (ids) removeSorted(ids, id);
+        continue;
+      }
+      nestedSet(this.records, collection, id, entry);
+      for (const [index, key] of Object.entries(entry.placement.keys ?? {})) nestedSet(this.index, index, key, id);
+      if (!previous) {
+        const key = scopeKey(collection, entry.placement.scope);
+        let ids = this.scopes.get(key);
+        if (!ids) {
+          ids = [];
+          this.scopes.set(key, ids);
+        }
+        insertSorted(ids, id);
+      }
+    }
+  }
+
+  /** An independent state holding the same (shared, immutable) entries. */
+  clone(): CommittedState {
+    const copyState = new CommittedState();
+    for (const [collection, entries] of this.records) copyState.records.set(collection, new Map(entries));
+    for (const [index, keys] of this.index) copyState.index.set(index, new Map(keys));
+    for (const [key, ids] of this.scopes) copyState.scopes.set(key, [...ids]);
+    return copyState;
+  }
+
+  /** Every record as a put, in id order within each collection so that re-applying them only appends to scopes. */
+  changes(): Change[] {
+    const out: Change[] = [];
+    for (const [collection, entries] of this.records) {
+      for (const id of [...entries.keys()].sort()) out.push({ collection, id, entry: entries.get(id) as Entry });
+    }
+    return out;
   }
 }
 
@@ -61,13 +140,31 @@ function nestedSet<V>(map: Map<string, Map<string, V>>, outer: string, inner: st
   innerMap.set(inner, value);
 }
 
-function listCommitted(state: CommittedState, collection: string, scope: string, options: ListOptions): StoredRecord[] {
-  const ids = walkMerged(state.scopeIds(collection, scope), [], () => false, options);
-  return ids.map((id) => copy((state.entry(collection, id) as Entry).record));
+/**
+ * A reader over committed state; every record it returns is the caller's own copy.
+ *
+ * @internal
+ */
+export function stateReader(state: CommittedState): StoreReader {
+  return {
+    get: async (collection, id) => {
+      const entry = state.entry(collection, id);
+      return entry ? copy(entry.record) : undefined;
+    },
+    lookup: async (index, key) => state.lookup(index, key),
+    list: async (collection, scope, options = {}) =>
+      walkMerged(state.scopeIds(collection, scope), [], () => false, options).map((id) =>
+        copy((state.entry(collection, id) as Entry).record),
+      ),
+  };
 }
 
-/** Writes of one open transaction, applied to the committed state on commit. */
-class Overlay implements StoreTransaction {
+/**
+ * Writes of one open transaction over a committed state. {@link Overlay.changes} gives the net change set.
+ *
+ * @internal
+ */
+export class Overlay implements StoreTransaction {
   /** collection → id → entry, or null for a delete. */
   private readonly writes = new Map<string, Map<string, Entry | null>>();
   /** index → key → id, or null for a dropped key. */
@@ -78,7 +175,11 @@ class Overlay implements StoreTransaction {
   private readonly removed = new Map<string, Set<string>>();
   private open = true;
 
-  constructor(private readonly state: CommittedState) {}
+  /** `owner` names the store in error messages. */
+  constructor(
+    private readonly state: CommittedState,
+    private readonly owner: string,
+  ) {}
 
   private entry(collection: string, id: string): Entry | undefined {
     const written = nestedGet(this.writes, collection, id);
@@ -87,7 +188,11 @@ class Overlay implements StoreTransaction {
   }
 
   private assertOpen(): void {
-    if (!this.open) throw new Error("MemoryStore: the transaction has already finished");
+    if (!this.open) {
+      throw new CustodyError("FAILED_PRECONDITION", `${this.owner}: the transaction has already finished`, {
+        reason: "TRANSACTION_FINISHED",
+      });
+    }
   }
 
   async get(collection: string, id: string): Promise<StoredRecord | undefined> {
@@ -100,7 +205,7 @@ class Overlay implements StoreTransaction {
     this.assertOpen();
     const written = nestedGet(this.indexWrites, index, key);
     if (written !== undefined) return written ?? undefined;
-    return nestedGet(this.state.index, index, key);
+    return this.state.lookup(index, key);
   }
 
   async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
@@ -120,7 +225,11 @@ class Overlay implements StoreTransaction {
     this.assertOpen();
     const previous = this.entry(collection, record.id);
     if (previous && previous.placement.scope !== placement.scope) {
-      throw new Error(`MemoryStore: record ${collection}/${record.id} cannot move between scopes`);
+      throw new CustodyError(
+        "INVALID_ARGUMENT",
+        `${this.owner}: record ${collection}/${record.id} cannot move from scope ${previous.placement.scope} to ${placement.scope}`,
+        { field: "placement.scope", collection, id: record.id },
+      );
     }
     for (const [index, key] of Object.entries(placement.keys ?? {})) {
       const holder = await this.lookup(index, key);
@@ -168,62 +277,72 @@ class Overlay implements StoreTransaction {
     insertSorted(added, id);
   }
 
-  /** Applies every write to the committed state in one synchronous step. */
-  commit(): void {
+  /** Closes the transaction: later calls on it throw. */
+  finish(): void {
     this.open = false;
-    const { state } = this;
-    for (const [index, keys] of this.indexWrites) {
-      for (const [key, id] of keys) {
-        if (id === null) state.index.get(index)?.delete(key);
-        else nestedSet(state.index, index, key, id);
-      }
-    }
-    for (const [collection, entries] of this.writes) {
-      for (const [id, entry] of entries) {
-        if (entry === null) state.records.get(collection)?.delete(id);
-        else nestedSet(state.records, collection, id, entry);
-      }
-    }
-    for (const [key, ids] of this.added) {
-      let list = state.scopes.get(key);
-      if (!list) {
-        list = [];
-        state.scopes.set(key, list);
-      }
-      for (const id of ids) insertSorted(list, id);
-    }
-    for (const [key, ids] of this.removed) {
-      const list = state.scopes.get(key);
-      if (list) for (const id of ids) removeSorted(list, id);
-    }
   }
 
-  discard(): void {
-    this.open = false;
+  /** The net change set; deletes of records that were never committed are left out. */
+  changes(): Change[] {
+    const out: Change[] = [];
+    for (const [collection, entries] of this.writes) {
+      for (const [id, entry] of entries) {
+        if (entry === null && !this.state.entry(collection, id)) continue;
+        out.push({ collection, id, entry });
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Counts open `read` callbacks so a commit can be applied between them, never under one.
+ *
+ * @internal
+ */
+export class ReaderGate {
+  private active = 0;
+  private waiters: (() => void)[] = [];
+
+  enter(): void {
+    this.active++;
+  }
+
+  leave(): void {
+    this.active--;
+    if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /**
+   * Runs `apply` once no reader is open. The check and `apply` share one synchronous step, so no reader can
+   * slip in between.
+   */
+  async whenIdle(apply: () => void): Promise<void> {
+    while (this.active > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    apply();
   }
 }
 
 /** An in-memory {@link Store}. Data lives as long as the object. */
 export class MemoryStore implements Store {
   private readonly state = new CommittedState();
+  private readonly readers = new ReaderGate();
   private queue: Promise<unknown> = Promise.resolve();
-  private readers = 0;
-  private readersDrained: (() => void) | undefined;
   private closed = false;
 
   async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     this.assertOpen();
     const run = async (): Promise<T> => {
-      const overlay = new Overlay(this.state);
+      const overlay = new Overlay(this.state, "MemoryStore");
+      let result: T;
       try {
-        const result = await work(overlay);
-        await this.waitForReaders();
-        overlay.commit();
-        return result;
-      } catch (error) {
-        overlay.discard();
-        throw error;
+        result = await work(overlay);
+      } finally {
+        overlay.finish();
       }
+      const changes = overlay.changes();
+      await this.readers.whenIdle(() => this.state.apply(changes));
+      return result;
     };
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
@@ -232,20 +351,11 @@ export class MemoryStore implements Store {
 
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
-    this.readers++;
+    this.readers.enter();
     try {
-      const state = this.state;
-      return await work({
-        get: async (collection, id) => {
-          const entry = state.entry(collection, id);
-          return entry ? copy(entry.record) : undefined;
-        },
-        lookup: async (index, key) => nestedGet(state.index, index, key),
-        list: async (collection, scope, options = {}) => listCommitted(state, collection, scope, options),
-      });
+      return await work(stateReader(this.state));
     } finally {
-      this.readers--;
-      if (this.readers === 0) this.readersDrained?.();
+      this.readers.leave();
     }
   }
 
@@ -254,15 +364,8 @@ export class MemoryStore implements Store {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error("MemoryStore: the store is closed");
-  }
-
-  private async waitForReaders(): Promise<void> {
-    while (this.readers > 0) {
-      await new Promise<void>((resolve) => {
-        this.readersDrained = resolve;
-      });
+    if (this.closed) {
+      throw new CustodyError("FAILED_PRECONDITION", "MemoryStore: the store is closed", { reason: "STORE_CLOSED" });
     }
-    this.readersDrained = undefined;
   }
 }

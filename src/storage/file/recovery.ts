@@ -1,0 +1,185 @@
+/**
+ * Opening a store directory: load the snapshot, replay the journal after it, and repair what a crash can
+ * legitimately leave behind.
+ *
+ * What a crash can leave: a torn last frame in the last segment (the one write that was in flight), a
+ * half-created last segment, a temporary snapshot file, and segments a new snapshot already covers. Those
+ * are repaired and reported. Anything else (a damaged frame with a valid frame after it, a damaged earlier
+ * segment, a gap or repeat in the sequence numbers, a damaged snapshot) means storage lost or altered data
+ * that had been acknowledged, and is refused with the file and byte offset, never skipped.
+ *
+ * @module
+ */
+import { open, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { CommittedState } from "../memory.js";
+import { decodeTransaction } from "./codec.js";
+import { writeAll } from "./files.js";
+import {
+  checkHeader,
+  corrupt,
+  encodeHeader,
+  FILES,
+  findValidFrame,
+  HEADER_BYTES,
+  JOURNAL_MAGIC,
+  parsePayload,
+  readFrame,
+} from "./format.js";
+import { readSnapshot } from "./snapshot.js";
+
+/** The tail cut off the last journal segment on open. */
+export interface TornTail {
+  /** The segment file, relative to the store directory. */
+  file: string;
+  /** Where the valid prefix ends: the file now ends here. */
+  offset: number;
+  /** How many bytes were cut. */
+  discardedBytes: number;
+  /** What was wrong with the first discarded byte range. */
+  reason: string;
+}
+
+/** The state rebuilt from disk and where the journal continues. */
+export interface Recovered {
+  state: CommittedState;
+  /** Sequence number of the last committed transaction (0 for an empty store). */
+  sequence: number;
+  snapshot: { sequence: number; records: number } | undefined;
+  /** Transactions applied from the journal on top of the snapshot. */
+  replayed: number;
+  /** Segment files read, oldest first. */
+  segments: string[];
+  tornTail: TornTail | undefined;
+  /** The segment to append to, with its valid length, or no length when it must be created. */
+  current: { segment: number; size: number | undefined };
+  /** Segments before the current one that are still needed. */
+  older: number[];
+}
+
+interface Flush {
+  offset: number;
+  seq: number;
+  transactions: unknown[];
+}
+
+interface SegmentScan {
+  flushes: Flush[];
+  validLength: number;
+  torn: { offset: number; reason: string } | undefined;
+}
+
+/** Rebuilds the committed state of `directory`. The caller holds the directory lock. */
+export async function recover(directory: string): Promise<Recovered> {
+  await rm(join(directory, FILES.snapshotTemp), { force: true });
+  const snapshot = await readSnapshot(directory);
+  const state = new CommittedState();
+  if (snapshot) state.apply(snapshot.records);
+  const base = snapshot?.sequence ?? 0;
+
+  const numbers = (await readdir(directory))
+    .map((name) => FILES.segmentPattern.exec(name)?.[1])
+    .filter((digits): digits is string => digits !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const firstLive = snapshot?.segment ?? 0;
+  // A crash between writing a snapshot and deleting the segments it covers leaves them behind.
+  for (const n of numbers.filter((n) => n < firstLive)) await rm(join(directory, FILES.segment(n)), { force: true });
+  const live = numbers.filter((n) => n >= firstLive);
+
+  let last: number | undefined;
+  let replayed = 0;
+  let tornTail: TornTail | undefined;
+  let currentSize: number | undefined;
+  for (const [i, n] of live.entries()) {
+    const file = FILES.segment(n);
+    const bytes = await readFile(join(directory, file));
+    const scan = scanSegment(bytes, file, n, i === live.length - 1);
+    for (const flush of scan.flushes) {
+      for (const [j, transaction] of flush.transactions.entries()) {
+        const seq = flush.seq + j;
+        if (last === undefined ? seq > base + 1 : seq !== last + 1) {
+          const expected = last === undefined ? base + 1 : last + 1;
+          throw corrupt(
+            file,
+            flush.offset,
+            seq > expected
+              ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
+              : `transaction ${seq} is out of order after ${expected - 1}`,
+          );
+        }
+        last = seq;
+        if (seq <= base) continue; // written to the new segment before the snapshot was taken
+        state.apply(decodeTransaction(transaction, { file, offset: flush.offset }));
+        replayed++;
+      }
+    }
+    currentSize = scan.validLength;
+    if (scan.torn) {
+      // An empty file is a segment whose creation was cut short: nothing to report, only its header to write.
+      if (bytes.length > 0) {
+        const discardedBytes = bytes.length - scan.validLength;
+        tornTail = { file, offset: scan.validLength, discardedBytes, reason: scan.torn.reason };
+      }
+      currentSize = await cutTornTail(directory, n, scan.validLength);
+    }
+  }
+
+  const lastNumber = numbers[numbers.length - 1] ?? 0;
+  return {
+    state,
+    sequence: Math.max(base, last ?? 0),
+    snapshot: snapshot && { sequence: snapshot.sequence, records: snapshot.records.length },
+    replayed,
+    segments: live.map(FILES.segment),
+    tornTail,
+    current:
+      live.length > 0
+        ? { segment: live[live.length - 1] as number, size: currentSize }
+        : { segment: Math.max(lastNumber, firstLive - 1) + 1, size: undefined },
+    older: live.slice(0, -1),
+  };
+}
+
+/** Reads the frames of one segment; only the last segment may end in a torn frame. */
+function scanSegment(bytes: Buffer, file: string, number: number, isLast: boolean): SegmentScan {
+  const flushes: Flush[] = [];
+  const stop = (offset: number, reason: string): SegmentScan => {
+    const next = findValidFrame(bytes, offset + 1);
+    if (next !== undefined) throw corrupt(file, offset, `${reason}, yet a valid record follows at byte ${next}`);
+    if (!isLast) throw corrupt(file, offset, `${reason}, in a segment that later segments follow`);
+    return { flushes, validLength: offset, torn: { offset, reason } };
+  };
+  const header = checkHeader(bytes, JOURNAL_MAGIC, file);
+  if (!header.ok) return stop(0, header.reason);
+  if (header.number !== number) throw corrupt(file, 12, `the header names segment ${header.number}`);
+  let offset = HEADER_BYTES;
+  while (offset < bytes.length) {
+    const frame = readFrame(bytes, offset);
+    if (!frame.ok) return stop(offset, frame.reason);
+    const value = parsePayload(frame.payload, file, offset) as Partial<Flush>;
+    if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 1 || !Array.isArray(value.transactions)) {
+      throw corrupt(file, offset, "a record names no sequence number or transactions");
+    }
+    flushes.push({ offset, seq: value.seq as number, transactions: value.transactions });
+    offset = frame.next;
+  }
+  return { flushes, validLength: offset, torn: undefined };
+}
+
+/** Cuts segment `number` back to `validLength` (rewriting a torn header) and returns its new size. */
+async function cutTornTail(directory: string, number: number, validLength: number): Promise<number> {
+  const handle = await open(join(directory, FILES.segment(number)), "r+");
+  try {
+    if (validLength < HEADER_BYTES) {
+      await handle.truncate(0);
+      await writeAll(handle, encodeHeader(JOURNAL_MAGIC, number), 0);
+    } else {
+      await handle.truncate(validLength);
+    }
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  return Math.max(validLength, HEADER_BYTES);
+}

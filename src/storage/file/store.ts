@@ -1,0 +1,292 @@
+/**
+ * `FileStore`: the durable adapter. All data lives in memory; a journal in one directory is the durable
+ * truth, and snapshots bound how much of it is replayed on open.
+ *
+ * Two copies of the committed state are kept, sharing their (immutable) records. The *head* state takes
+ * each commit as soon as its transaction finishes, so the next writer can start (and see it) while the
+ * journal flush is still in flight; that is what lets concurrent commits share one fsync. The *durable*
+ * state takes each commit only after its flush is on disk, and is what readers see, so no reader ever sees
+ * a write that a crash could still take back. A transaction resolves once its commit is durable. Since the
+ * journal is written in commit order, a transaction that saw an earlier one's writes is never durable
+ * without it.
+ *
+ * @module
+ */
+import { CustodyError } from "../../errors.js";
+import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
+import type { Store, StoreReader, StoreTransaction } from "../store.js";
+import { encodeTransaction } from "./codec.js";
+import { createDirectory } from "./files.js";
+import { Journal } from "./journal.js";
+import { DirectoryLock, type LockHolder } from "./lock.js";
+import { recover, type TornTail } from "./recovery.js";
+import { writeSnapshot } from "./snapshot.js";
+
+/** Options of {@link FileStore.open}. */
+export interface FileStoreOptions {
+  /**
+   * Let transactions that commit while a journal flush is in flight share the next write and fsync
+   * (default `true`). Turned off, every transaction gets its own fsync; only benchmarks want that.
+   */
+  groupCommit?: boolean;
+  /**
+   * Journal bytes after which a snapshot is taken in the background and older journal segments are deleted
+   * (default 8 MiB). Smaller means faster opens and more snapshot writes.
+   */
+  snapshotAfterBytes?: number;
+  /**
+   * Receives a failed background snapshot. Nothing is lost (the journal remains the durable truth) and the
+   * next snapshot retries. Default: a process warning.
+   */
+  onSnapshotError?: (error: CustodyError) => void;
+}
+
+/** What opening the store found and repaired. */
+export interface RecoveryReport {
+  /** The snapshot the state was loaded from, if any: its last transaction and record count. */
+  snapshot: { sequence: number; records: number } | undefined;
+  /** Transactions replayed from the journal on top of the snapshot. */
+  replayed: number;
+  /** Sequence number of the last committed transaction (0 for an empty store). */
+  sequence: number;
+  /** Journal segment files read, oldest first. */
+  segments: string[];
+  /**
+   * A torn tail cut off the journal: the write that was in flight when the previous process stopped. Its
+   * transactions were never acknowledged, unless the storage itself lost acknowledged data.
+   */
+  tornTail: TornTail | undefined;
+  /** The holder of a stale lock (a process that is gone) that was taken over. */
+  staleLock: LockHolder | undefined;
+}
+
+interface Committed<T> {
+  result: T;
+  durable: Promise<void>;
+}
+
+const DEFAULT_SNAPSHOT_AFTER_BYTES = 8 * 1024 * 1024;
+const noop = () => undefined;
+
+/**
+ * A durable {@link Store} in one directory: an append-only, checksummed journal fsync'd before each commit
+ * resolves (with group commit), periodic snapshots, crash recovery on open and an exclusive directory lock.
+ *
+ * @example
+ * ```ts
+ * const store = await FileStore.open("/var/lib/custodian");
+ * if (store.recovery.tornTail) console.warn("cut an unfinished write", store.recovery.tornTail);
+ * const engine = new CustodyEngine({ store });
+ * ```
+ */
+export class FileStore implements Store {
+  private readonly readers = new ReaderGate();
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Resolves when every journaled commit so far is applied to the durable state; rejects once a flush failed. */
+  private applied: Promise<void> = Promise.resolve();
+  private headSequence: number;
+  private durableSequence: number;
+  /** Snapshots run one after another; this is the last one queued. */
+  private snapshots: Promise<void> = Promise.resolve();
+  private autoSnapshotQueued = false;
+  private closing: Promise<void> | undefined;
+  private failure: CustodyError | undefined;
+
+  private constructor(
+    /** The store directory. */
+    readonly directory: string,
+    /** What opening the store found and repaired. */
+    readonly recovery: RecoveryReport,
+    private readonly durable: CommittedState,
+    private readonly head: CommittedState,
+    private readonly journal: Journal,
+    private readonly lock: DirectoryLock,
+    private readonly snapshotAfterBytes: number,
+    private readonly onSnapshotError: (error: CustodyError) => void,
+  ) {
+    this.headSequence = recovery.sequence;
+    this.durableSequence = recovery.sequence;
+  }
+
+  /**
+   * Opens (creating if needed) the store in `directory`: takes the directory lock, loads the snapshot,
+   * replays the journal and cuts a torn tail, which {@link FileStore.recovery} reports.
+   *
+   * @throws CustodyError `FAILED_PRECONDITION` (`STORE_LOCKED`) naming the pid, host and start time of the
+   *   process holding the directory; `INTERNAL` (`STORE_CORRUPT`) with the file and byte offset when the
+   *   journal or snapshot is damaged anywhere but its tail; `FAILED_PRECONDITION`
+   *   (`STORE_FORMAT_UNSUPPORTED`) for files written by a newer format version.
+   */
+  static async open(directory: string, options: FileStoreOptions = {}): Promise<FileStore> {
+    try {
+      await createDirectory(directory);
+      const lock = await DirectoryLock.acquire(directory);
+      try {
+        const recovered = await recover(directory);
+        const { current } = recovered;
+        const journal = await Journal.open(
+          directory,
+          current.segment,
+          current.size,
+          options.groupCommit ?? true,
+          recovered.older,
+        );
+        const report: RecoveryReport = {
+          snapshot: recovered.snapshot,
+          replayed: recovered.replayed,
+          sequence: recovered.sequence,
+          segments: recovered.segments,
+          tornTail: recovered.tornTail,
+          staleLock: lock.takenOver,
+        };
+        return new FileStore(
+          directory,
+          report,
+          recovered.state,
+          recovered.state.clone(),
+          journal,
+          lock,
+          options.snapshotAfterBytes ?? DEFAULT_SNAPSHOT_AFTER_BYTES,
+          options.onSnapshotError ?? ((error) => process.emitWarning(error)),
+        );
+      } catch (error) {
+        await lock.release();
+        throw error;
+      }
+    } catch (error) {
+      throw asCustodyError(error, `FileStore: cannot open ${directory}`);
+    }
+  }
+
+  /**
+   * Runs `work` as a transaction. It resolves once the commit is fsync'd in the journal (a transaction that
+   * wrote nothing waits for the commits it may have read), and from then on readers see it.
+   *
+   * @throws CustodyError `UNAVAILABLE` (`STORE_WRITE_FAILED`) when the journal could not be written: the
+   *   outcome is then unknown and every later commit is refused until the store is reopened;
+   *   `INVALID_ARGUMENT` (`RECORD_NOT_JSON`) for a record JSON cannot hold; `FAILED_PRECONDITION`
+   *   (`STORE_CLOSED`) after {@link FileStore.close}.
+   */
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const turn = this.queue.then(() => this.commit(work));
+    this.queue = turn.then(noop, noop);
+    const { result, durable } = await turn;
+    await durable;
+    return result;
+  }
+
+  /** Runs `work` against the durable state: commits whose fsync has completed, never one still in flight. */
+  async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    this.readers.enter();
+    try {
+      return await work(stateReader(this.durable));
+    } finally {
+      this.readers.leave();
+    }
+  }
+
+  /**
+   * Writes a snapshot of everything committed so far and deletes the journal segments it covers. Snapshots
+   * also happen on their own as the journal grows; call this to compact before a backup or a shutdown.
+   */
+  async snapshot(): Promise<void> {
+    this.assertOpen();
+    await this.queueSnapshot();
+  }
+
+  /** Waits for transactions in flight and a running snapshot, then closes the journal and releases the lock. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.queue;
+      await this.applied.catch(noop);
+      await this.snapshots.catch(noop);
+      await this.journal.close();
+      await this.lock.release();
+    })();
+    return this.closing;
+  }
+
+  /** Runs one transaction in its writer slot; returns once its commit is in the head state and journal queue. */
+  private async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Committed<T>> {
+    if (this.failure) throw this.failure;
+    const overlay = new Overlay(this.head, "FileStore");
+    let result: T;
+    try {
+      result = await work(overlay);
+    } finally {
+      overlay.finish();
+    }
+    const changes = overlay.changes();
+    // A transaction that wrote nothing may still have read commits whose flush is in flight.
+    if (changes.length === 0) return { result, durable: this.applied };
+    const text = encodeTransaction(changes);
+    if (this.failure) throw this.failure;
+    this.head.apply(changes);
+    const sequence = ++this.headSequence;
+    const flushed = this.journal.append(sequence, text);
+    flushed.catch(noop); // observed through `durable` below; this only keeps an early rejection from going unhandled
+    const durable = this.applied
+      .then(() => flushed)
+      .then(() =>
+        this.readers.whenIdle(() => {
+          this.durable.apply(changes);
+          this.durableSequence = sequence;
+        }),
+      )
+      .then(() => this.snapshotIfDue());
+    durable.catch((error: unknown) => {
+      this.failure ??= asCustodyError(error, "FileStore: a commit failed");
+    });
+    this.applied = durable;
+    return { result, durable };
+  }
+
+  private snapshotIfDue(): void {
+    if (this.autoSnapshotQueued || this.closing || this.journal.segmentBytes < this.snapshotAfterBytes) return;
+    this.autoSnapshotQueued = true;
+    this.queueSnapshot()
+      .catch((error: unknown) => this.onSnapshotError(asCustodyError(error, "FileStore: writing a snapshot failed")))
+      .finally(() => {
+        this.autoSnapshotQueued = false;
+      });
+  }
+
+  private queueSnapshot(): Promise<void> {
+    const run = this.snapshots.catch(noop).then(() => this.takeSnapshot());
+    this.snapshots = run;
+    return run;
+  }
+
+  /**
+   * Rotation comes first: once it resolves, every transaction in the older segments has been handed to the
+   * journal, so waiting for `applied` makes the durable state cover all of them, and the snapshot taken
+   * right then (a synchronous capture of immutable entries) lets those segments go.
+   */
+  private async takeSnapshot(): Promise<void> {
+    const segment = await this.journal.rotate();
+    await this.applied;
+    const snapshot = { sequence: this.durableSequence, segment, records: this.durable.changes() };
+    await writeSnapshot(this.directory, snapshot);
+    await this.journal.removeSegmentsBefore(segment);
+  }
+
+  private assertOpen(): void {
+    if (this.closing) {
+      throw new CustodyError("FAILED_PRECONDITION", "FileStore: the store is closed", { reason: "STORE_CLOSED" });
+    }
+  }
+}
+
+/** Passes `CustodyError`s through and wraps file-system errors as `UNAVAILABLE` with their message. */
+function asCustodyError(error: unknown, context: string): CustodyError {
+  if (error instanceof CustodyError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new CustodyError(
+    "UNAVAILABLE",
+    `${context}: ${(error as Error).message}`,
+    { reason: "STORE_IO", ...(code === undefined ? {} : { errno: code }) },
+    { cause: error },
+  );
+}

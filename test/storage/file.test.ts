@@ -1,0 +1,472 @@
+import { spawnSync } from "node:child_process";
+import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { CustodyError } from "../../src/errors.js";
+import { FILES, HEADER_BYTES, readFrame } from "../../src/storage/file/format.js";
+import { FileStore, type FileStoreOptions } from "../../src/storage/file/index.js";
+import type { Store, StoreReader } from "../../src/storage/store.js";
+import { runStoreContract } from "./contract.js";
+
+const directories: string[] = [];
+
+async function tempDirectory(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "custodian-filestore-"));
+  directories.push(directory);
+  return directory;
+}
+
+afterAll(async () => {
+  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+const pad = (n: number) => `id-${String(n).padStart(6, "0")}`;
+
+async function put(store: Store, id: string, key: string): Promise<void> {
+  await store.transaction(async (tx) => tx.put("things", { id, key }, { scope: "s", keys: { byKey: key } }));
+}
+
+async function ids(reader: StoreReader): Promise<string[]> {
+  return (await reader.list("things", "s")).map((record) => record.id);
+}
+
+async function segmentFiles(directory: string): Promise<string[]> {
+  return (await readdir(directory)).filter((name) => FILES.segmentPattern.test(name)).sort();
+}
+
+/** The one journal segment of a directory and the end offset of each frame in it. */
+async function onlySegment(directory: string): Promise<{ path: string; bytes: Buffer; frameEnds: number[] }> {
+  const segments = await segmentFiles(directory);
+  expect(segments).toHaveLength(1);
+  const path = join(directory, segments[0] as string);
+  const bytes = await readFile(path);
+  const frameEnds: number[] = [];
+  let offset = HEADER_BYTES;
+  while (offset < bytes.length) {
+    const frame = readFrame(bytes, offset);
+    if (!frame.ok) throw new Error(`test setup: no frame at ${offset}`);
+    offset = frame.next;
+    frameEnds.push(offset);
+  }
+  return { path, bytes, frameEnds };
+}
+
+/** A closed store with `count` records committed one transaction (and one journal frame) each. */
+async function storeWithRecords(count: number, options?: FileStoreOptions): Promise<string> {
+  const directory = await tempDirectory();
+  const store = await FileStore.open(directory, options);
+  for (let n = 0; n < count; n++) await put(store, pad(n), `k${n}`);
+  await store.close();
+  return directory;
+}
+
+async function copyDirectory(from: string): Promise<string> {
+  const to = await tempDirectory();
+  for (const name of await readdir(from)) await writeFile(join(to, name), await readFile(join(from, name)));
+  return to;
+}
+
+async function openError(directory: string): Promise<CustodyError> {
+  const error = await FileStore.open(directory).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(CustodyError);
+  return error as CustodyError;
+}
+
+/** A pid that is certainly not running: a child that has already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", ""]);
+  return child.pid as number;
+}
+
+runStoreContract("FileStore", async () => FileStore.open(await tempDirectory()));
+runStoreContract("FileStore (an fsync per commit, a snapshot after every flush)", async () =>
+  FileStore.open(await tempDirectory(), { groupCommit: false, snapshotAfterBytes: 1 }),
+);
+
+describe("FileStore: reopening", () => {
+  it("keeps every committed transaction and nothing of a rolled-back one", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    await put(store, pad(1), "one");
+    await put(store, pad(2), "two");
+    await put(store, pad(3), "three");
+    await put(store, pad(2), "two-renamed");
+    await store.transaction(async (tx) => tx.delete("things", pad(3)));
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.put("things", { id: pad(4), key: "four" }, { scope: "s", keys: { byKey: "four" } });
+        await tx.put("things", { id: pad(1), key: "one-changed" }, { scope: "s", keys: { byKey: "one-changed" } });
+        throw new Error("handler failed");
+      }),
+    ).rejects.toThrow("handler failed");
+    await store.close();
+
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery).toMatchObject({ sequence: 5, replayed: 5, snapshot: undefined, tornTail: undefined });
+    await reopened.read(async (r) => {
+      expect(await ids(r)).toEqual([pad(1), pad(2)]);
+      expect(await r.get("things", pad(1))).toEqual({ id: pad(1), key: "one" });
+      expect(await r.get("things", pad(2))).toEqual({ id: pad(2), key: "two-renamed" });
+      expect(await r.lookup("byKey", "one")).toBe(pad(1));
+      expect(await r.lookup("byKey", "two-renamed")).toBe(pad(2));
+      expect(await r.lookup("byKey", "two")).toBeUndefined();
+      expect(await r.lookup("byKey", "three")).toBeUndefined();
+      expect(await r.lookup("byKey", "four")).toBeUndefined();
+      expect(await r.lookup("byKey", "one-changed")).toBeUndefined();
+    });
+    await reopened.close();
+  });
+
+  it("appends after each reopen and keeps counting sequence numbers", async () => {
+    const directory = await tempDirectory();
+    for (let round = 0; round < 5; round++) {
+      const store = await FileStore.open(directory);
+      expect(store.recovery.sequence).toBe(round * 2);
+      await put(store, pad(round * 2), `k${round * 2}`);
+      await put(store, pad(round * 2 + 1), `k${round * 2 + 1}`);
+      await store.close();
+    }
+    const store = await FileStore.open(directory);
+    await store.read(async (r) => expect(await ids(r)).toEqual(Array.from({ length: 10 }, (_, n) => pad(n))));
+    await store.close();
+  });
+
+  it("replays the journal written after a snapshot on top of it", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    for (let n = 0; n < 10; n++) await put(store, pad(n), `k${n}`);
+    await store.snapshot();
+    await store.transaction(async (tx) => tx.delete("things", pad(0)));
+    await put(store, pad(1), "k1-renamed");
+    await put(store, pad(10), "k10");
+    await store.close();
+
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery).toMatchObject({ snapshot: { sequence: 10, records: 10 }, replayed: 3, sequence: 13 });
+    await reopened.read(async (r) => {
+      expect(await ids(r)).toEqual(Array.from({ length: 10 }, (_, n) => pad(n + 1)));
+      expect(await r.lookup("byKey", "k0")).toBeUndefined();
+      expect(await r.lookup("byKey", "k1")).toBeUndefined();
+      expect(await r.lookup("byKey", "k1-renamed")).toBe(pad(1));
+      expect(await r.lookup("byKey", "k10")).toBe(pad(10));
+    });
+    await reopened.close();
+  });
+
+  it("deletes the journal segments a snapshot covers", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    for (let n = 0; n < 5; n++) await put(store, pad(n), `k${n}`);
+    expect(await segmentFiles(directory)).toEqual([FILES.segment(1)]);
+    await store.snapshot();
+    expect(await segmentFiles(directory)).toEqual([FILES.segment(2)]);
+    expect((await stat(join(directory, FILES.segment(2)))).size).toBe(HEADER_BYTES);
+    await store.close();
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery).toMatchObject({ snapshot: { sequence: 5 }, replayed: 0, segments: [FILES.segment(2)] });
+    await reopened.close();
+  });
+
+  it("snapshots on its own as the journal grows, keeping the journal short", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory, { snapshotAfterBytes: 4096 });
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => put(store, pad(batch * 20 + i), `k${batch * 20 + i}`)));
+    }
+    await store.close();
+    const segments = await segmentFiles(directory);
+    expect(segments).toHaveLength(1);
+    expect(segments[0]).not.toBe(FILES.segment(1));
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery.snapshot?.records).toBeGreaterThan(0);
+    await reopened.read(async (r) => {
+      expect(await ids(r)).toEqual(Array.from({ length: 200 }, (_, n) => pad(n)));
+      for (let n = 0; n < 200; n++) expect(await r.lookup("byKey", `k${n}`)).toBe(pad(n));
+    });
+    await reopened.close();
+  });
+
+  it("shares one journal write among commits made while a flush is in flight", async () => {
+    const grouped = await tempDirectory();
+    const store = await FileStore.open(grouped);
+    await Promise.all(Array.from({ length: 20 }, (_, n) => put(store, pad(n), `k${n}`)));
+    await store.close();
+    expect((await onlySegment(grouped)).frameEnds.length).toBeLessThan(20);
+
+    const separate = await tempDirectory();
+    const unbatched = await FileStore.open(separate, { groupCommit: false });
+    await Promise.all(Array.from({ length: 20 }, (_, n) => put(unbatched, pad(n), `k${n}`)));
+    await unbatched.close();
+    expect((await onlySegment(separate)).frameEnds).toHaveLength(20);
+
+    for (const directory of [grouped, separate]) {
+      const reopened = await FileStore.open(directory);
+      expect(reopened.recovery.sequence).toBe(20);
+      await reopened.read(async (r) => expect(await ids(r)).toHaveLength(20));
+      await reopened.close();
+    }
+  });
+
+  it("refuses a record that is not JSON and commits nothing of its transaction", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    const error = await store
+      .transaction(async (tx) => {
+        await tx.put("things", { id: pad(1), key: "fine" }, { scope: "s" });
+        await tx.put("things", { id: pad(2), amount: 10n } as never, { scope: "s" });
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CustodyError);
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", details: { reason: "RECORD_NOT_JSON", id: pad(2) } });
+    await put(store, pad(3), "k3");
+    await store.read(async (r) => expect(await ids(r)).toEqual([pad(3)]));
+    await store.close();
+    const reopened = await FileStore.open(directory);
+    await reopened.read(async (r) => expect(await ids(r)).toEqual([pad(3)]));
+    await reopened.close();
+  });
+
+  it("finishes transactions in flight on close and refuses new work after it", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    const inFlight = Array.from({ length: 10 }, (_, n) => put(store, pad(n), `k${n}`));
+    const closed = store.close();
+    await Promise.all(inFlight);
+    await closed;
+    await expect(put(store, pad(99), "late")).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+      details: { reason: "STORE_CLOSED" },
+    });
+    await expect(store.read(async () => undefined)).rejects.toBeInstanceOf(CustodyError);
+    const reopened = await FileStore.open(directory);
+    await reopened.read(async (r) => expect(await ids(r)).toHaveLength(10));
+    await reopened.close();
+  });
+
+  it("refuses every commit after a failed fsync until reopened, while reads keep the durable state", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    await put(store, pad(1), "k1");
+    const probe = await open(join(directory, FILES.segment(1)), "r");
+    const fileHandlePrototype = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const failing = vi
+      .spyOn(fileHandlePrototype, "datasync")
+      .mockRejectedValueOnce(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
+    try {
+      await expect(put(store, pad(2), "k2")).rejects.toMatchObject({
+        code: "UNAVAILABLE",
+        details: { reason: "STORE_WRITE_FAILED" },
+      });
+    } finally {
+      failing.mockRestore();
+    }
+    await expect(put(store, pad(3), "k3")).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await store.read(async (r) => expect(await ids(r)).toEqual([pad(1)]));
+    await store.close();
+
+    // The failed write did reach the file, so its outcome was unknown, not failed: it may come back.
+    const reopened = await FileStore.open(directory);
+    await reopened.read(async (r) => expect((await ids(r)).slice(0, 1)).toEqual([pad(1)]));
+    await put(reopened, pad(4), "k4");
+    await reopened.read(async (r) => expect(await ids(r)).toContain(pad(4)));
+    await reopened.close();
+  });
+});
+
+describe("FileStore: torn tails", () => {
+  it("opens with the committed prefix when the journal is cut at any byte, and appends after it", async () => {
+    const count = 8;
+    const original = await storeWithRecords(count);
+    const { bytes, frameEnds } = await onlySegment(original);
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const cuts = [0, 5, HEADER_BYTES, ...frameEnds.slice(0, -1)];
+    while (cuts.length < 30) cuts.push(Math.floor(random() * bytes.length));
+    for (const cut of cuts) {
+      const directory = await copyDirectory(original);
+      await truncate(join(directory, FILES.segment(1)), cut);
+      const store = await FileStore.open(directory);
+      const survivors = frameEnds.filter((end) => end <= cut).length;
+      const cleanCut = cut === 0 || cut === HEADER_BYTES || frameEnds.includes(cut);
+      if (cleanCut) {
+        expect(store.recovery.tornTail, `cut at ${cut}`).toBeUndefined();
+      } else {
+        const offset = survivors === 0 ? (cut < HEADER_BYTES ? 0 : HEADER_BYTES) : (frameEnds[survivors - 1] as number);
+        expect(store.recovery.tornTail, `cut at ${cut}`).toEqual({
+          file: FILES.segment(1),
+          offset,
+          discardedBytes: cut - offset,
+          reason: expect.any(String),
+        });
+      }
+      expect(store.recovery.sequence).toBe(survivors);
+      await store.read(async (r) => expect(await ids(r)).toEqual(Array.from({ length: survivors }, (_, n) => pad(n))));
+      await put(store, pad(100), "after");
+      await store.close();
+
+      const reopened = await FileStore.open(directory);
+      expect(reopened.recovery.tornTail).toBeUndefined();
+      await reopened.read(async (r) => {
+        expect(await ids(r)).toEqual([...Array.from({ length: survivors }, (_, n) => pad(n)), pad(100)]);
+        expect(await r.lookup("byKey", "after")).toBe(pad(100));
+      });
+      await reopened.close();
+    }
+  });
+
+  it("cuts a zero-filled tail such as a crash can leave after the file grew", async () => {
+    const directory = await storeWithRecords(3);
+    const { path, bytes } = await onlySegment(directory);
+    await appendFile(path, Buffer.alloc(4096));
+    const store = await FileStore.open(directory);
+    expect(store.recovery.tornTail).toMatchObject({ offset: bytes.length, discardedBytes: 4096 });
+    await store.read(async (r) => expect(await ids(r)).toEqual([pad(0), pad(1), pad(2)]));
+    await store.close();
+    expect((await stat(path)).size).toBe(bytes.length);
+  });
+
+  it("recovers from a crash while a new segment was being created", async () => {
+    const directory = await storeWithRecords(3);
+    await writeFile(join(directory, FILES.segment(2)), Buffer.from("CUSTJ"));
+    const store = await FileStore.open(directory);
+    expect(store.recovery.tornTail).toMatchObject({ file: FILES.segment(2), offset: 0, discardedBytes: 5 });
+    await put(store, pad(3), "k3");
+    await store.close();
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery).toMatchObject({ sequence: 4, tornTail: undefined });
+    await reopened.read(async (r) => expect(await ids(r)).toEqual([pad(0), pad(1), pad(2), pad(3)]));
+    await reopened.close();
+  });
+});
+
+describe("FileStore: corruption", () => {
+  it("refuses a journal whose damaged record is followed by valid ones, naming the file and offset", async () => {
+    const original = await storeWithRecords(5);
+    const { bytes, frameEnds } = await onlySegment(original);
+    const second = frameEnds[0] as number;
+    // The frame marker, the length, the checksum and the payload of the second record.
+    for (const at of [second, second + 5, second + 9, second + 20]) {
+      const directory = await copyDirectory(original);
+      const damaged = Buffer.from(bytes);
+      damaged[at] = (damaged[at] as number) ^ 0x40;
+      await writeFile(join(directory, FILES.segment(1)), damaged);
+      const error = await openError(directory);
+      expect(error.code).toBe("INTERNAL");
+      expect(error.details).toMatchObject({ reason: "STORE_CORRUPT", file: FILES.segment(1), offset: second });
+      expect(error.message).toContain(`at byte ${second}`);
+      // The failed open leaves the directory unlocked and untouched.
+      expect(await readdir(directory)).not.toContain(FILES.lock);
+      expect(await readFile(join(directory, FILES.segment(1)))).toEqual(damaged);
+    }
+  });
+
+  it("refuses a damaged snapshot", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    for (let n = 0; n < 5; n++) await put(store, pad(n), `k${n}`);
+    await store.snapshot();
+    await store.close();
+    const path = join(directory, FILES.snapshot);
+    const bytes = await readFile(path);
+    bytes[bytes.length - 10] = (bytes[bytes.length - 10] as number) ^ 0x01;
+    await writeFile(path, bytes);
+    const error = await openError(directory);
+    expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", file: FILES.snapshot } });
+  });
+
+  it("refuses a journal with missing transactions", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    for (let n = 0; n < 3; n++) await put(store, pad(n), `k${n}`);
+    await store.snapshot();
+    await put(store, pad(3), "k3");
+    await store.close();
+    await rm(join(directory, FILES.snapshot));
+    const error = await openError(directory);
+    expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", file: FILES.segment(2) } });
+    expect(error.message).toContain("transactions 1 to 3 are missing");
+  });
+
+  it("refuses files written by a newer format version", async () => {
+    const directory = await storeWithRecords(2);
+    const path = join(directory, FILES.segment(1));
+    const bytes = await readFile(path);
+    bytes.writeUInt32LE(2, 8);
+    await writeFile(path, bytes);
+    const error = await openError(directory);
+    expect(error).toMatchObject({
+      code: "FAILED_PRECONDITION",
+      details: { reason: "STORE_FORMAT_UNSUPPORTED", version: 2, supported: 1 },
+    });
+  });
+});
+
+describe("FileStore: directory lock", () => {
+  it("refuses a second open of a directory in use, naming the holder", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    const before = Date.now();
+    const error = await openError(directory);
+    expect(error.code).toBe("FAILED_PRECONDITION");
+    expect(error.details).toMatchObject({
+      reason: "STORE_LOCKED",
+      directory,
+      holder: { pid: process.pid, hostname: hostname() },
+    });
+    const since = Date.parse((error.details.holder as { since: string }).since);
+    expect(since).toBeLessThanOrEqual(before);
+    expect(error.message).toContain(`pid ${process.pid} on ${hostname()}`);
+    // The refused open must not have disturbed the holder.
+    await put(store, pad(1), "k1");
+    await store.close();
+  });
+
+  it("releases the lock on close", async () => {
+    const directory = await tempDirectory();
+    const first = await FileStore.open(directory);
+    await first.close();
+    expect(await readdir(directory)).not.toContain(FILES.lock);
+    const second = await FileStore.open(directory);
+    expect(second.recovery.staleLock).toBeUndefined();
+    await second.close();
+  });
+
+  it("takes over a stale lock left by a process that is gone", async () => {
+    const directory = await storeWithRecords(2);
+    const pid = deadPid();
+    const stale = { pid, hostname: hostname(), since: "2020-01-01T00:00:00.000Z", token: "left-behind" };
+    await writeFile(join(directory, FILES.lock), JSON.stringify(stale));
+    const store = await FileStore.open(directory);
+    expect(store.recovery.staleLock).toEqual({ pid, hostname: hostname(), since: stale.since });
+    await store.read(async (r) => expect(await ids(r)).toEqual([pad(0), pad(1)]));
+    const lock = JSON.parse(await readFile(join(directory, FILES.lock), "utf8"));
+    expect(lock.pid).toBe(process.pid);
+    await store.close();
+  });
+
+  it("never takes over a lock held from another host", async () => {
+    const directory = await tempDirectory();
+    const holder = { pid: deadPid(), hostname: `not-${hostname()}`, since: "2020-01-01T00:00:00.000Z", token: "x" };
+    await writeFile(join(directory, FILES.lock), JSON.stringify(holder));
+    const error = await openError(directory);
+    expect(error).toMatchObject({
+      code: "FAILED_PRECONDITION",
+      details: { reason: "STORE_LOCKED", holder: { pid: holder.pid, hostname: holder.hostname, since: holder.since } },
+    });
+  });
+
+  it("refuses a lock file that does not name its holder", async () => {
+    const directory = await tempDirectory();
+    await writeFile(join(directory, FILES.lock), "");
+    const error = await openError(directory);
+    expect(error).toMatchObject({ code: "FAILED_PRECONDITION", details: { reason: "STORE_LOCKED" } });
+  });
+});
