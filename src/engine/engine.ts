@@ -5,7 +5,9 @@
  * @module
  */
 import * as v from "valibot";
-import { authenticate, type RequestStamps } from "../auth/authenticate.js";
+import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
+import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
+import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
 import type { ActivityOperation, Operation, QueryOperation } from "../operations/define.js";
@@ -18,12 +20,12 @@ import type { ActivityResponse } from "../wire/types.js";
 import { canonicalJson } from "./canonical-json.js";
 import { DataReader, DataWriter } from "./data.js";
 import { IdGenerator } from "./ids.js";
+import { KeyCache } from "./key-cache.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
 import { runQuery } from "./query.js";
 import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
-import type { EngineServices } from "./services.js";
 import { SecretVault } from "./secrets.js";
-import { KeyCache } from "./key-cache.js";
+import type { EngineServices } from "./services.js";
 import { type PipelineCore, submitActivity } from "./submit.js";
 import { parseWith } from "./validate.js";
 
@@ -46,13 +48,28 @@ export interface CustodyEngineOptions {
   keyEncryptionKey?: Uint8Array;
   /** Refuse non-hardened ed25519 derivation path levels (default: derive them as hardened). */
   strictEd25519Paths?: boolean;
+  /**
+   * The WebAuthn relying party of passkeys: `rpId` (default `localhost`) and the allowed `origins` (default
+   * `["http://localhost"]`). An organization's `FEATURE_NAME_WEBAUTHN_ORIGINS`, or its parent's, replaces
+   * the origins for its passkeys.
+   */
+  webauthn?: RelyingPartyOptions;
+  /**
+   * OIDC issuers whose tokens may register OAuth providers, by `iss`: `{ jwks }` (a JSON Web Key Set) or
+   * `{ jwksUri }` (fetched and cached), optionally with the `audiences` (client ids) accepted. Tokens of
+   * other issuers are refused.
+   */
+  oidcIssuers?: OidcIssuers;
 }
 
 /** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
 export interface ActivityInput<P> {
   /** Defaults to the operation's current version. */
   type?: string;
-  /** Defaults to the engine clock's reading. The same body twice is the same activity. */
+  /**
+   * Defaults to the engine clock's reading, made strictly increasing so each call is a new activity. Pass
+   * it to get the wire's idempotency: the same body twice is the same activity.
+   */
   timestampMs?: string;
   organizationId: string;
   parameters: P;
@@ -132,10 +149,28 @@ class EngineCore implements PipelineCore {
     this.services = {
       maxRequestAgeMs: options.maxRequestAgeMs ?? 60 * 60 * 1000,
       maxClockSkewMs: options.maxClockSkewMs ?? 5 * 60 * 1000,
-      secrets: new SecretVault(options.keyEncryptionKey ?? this.random(32), this.random, options.keyEncryptionKey === undefined),
+      secrets: new SecretVault(
+        options.keyEncryptionKey ?? this.random(32),
+        this.random,
+        options.keyEncryptionKey === undefined,
+      ),
       keys: new KeyCache(),
       strictEd25519Paths: options.strictEd25519Paths ?? false,
+      webauthn: new WebauthnRelyingParty(options.webauthn),
+      oidc: new OidcVerifier(options.oidcIssuers),
     };
+  }
+
+  private lastDefaultTimestamp = 0;
+
+  /**
+   * The `timestampMs` of an in-process call that gave none: the clock, but strictly increasing, so two
+   * calls are two activities even within one millisecond (or under a fixed test clock). A caller who
+   * passes `timestampMs` gets the wire's idempotency exactly.
+   */
+  defaultTimestamp(): string {
+    this.lastDefaultTimestamp = Math.max(this.clock(), this.lastDefaultTimestamp + 1);
+    return String(this.lastDefaultTimestamp);
   }
 
   /** Opens what must be open before any operation (the secret vault's data key). */
@@ -201,7 +236,12 @@ export class CustodyEngine {
     await core.ready();
     const params = parseWith(bootstrapParams, input, "");
     return core.store.transaction(async (tx) => {
-      const context = { data: new DataWriter(tx), now: core.clock(), newId: () => core.ids.next() };
+      const context = {
+        data: new DataWriter(tx),
+        now: core.clock(),
+        newId: () => core.ids.next(),
+        services: core.services,
+      };
       const { organization, rootUsers } = await createOrganizationRecords(
         context,
         {
@@ -232,11 +272,19 @@ export class CustodyEngine {
 
   /**
    * Authenticates a request by its stamp over the exact body bytes: the HTTP adapter's first step. The
-   * credential is looked up in the named organization, then its parent, then its sub-organizations.
+   * credential is looked up in the named organization, then its parent, then its sub-organizations. A
+   * passkey's new sign counter is recorded (in a transaction of its own) before the principal is returned.
    */
   async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
     const core = this.#core;
-    return core.store.read((reader) => authenticate(new DataReader(reader), { ...request, now: core.clock() }));
+    const input = { ...request, now: core.clock(), relyingParty: core.services.webauthn };
+    const { principal, signCountUpdate } = await core.store.read((reader) =>
+      authenticate(new DataReader(reader), input),
+    );
+    if (signCountUpdate !== undefined) {
+      await core.store.transaction((tx) => recordSignCount(new DataWriter(tx), signCountUpdate));
+    }
+    return principal;
   }
 
   async #principalOf(core: EngineCore, input: PrincipalInput | undefined): Promise<Principal> {
@@ -262,7 +310,7 @@ export class CustodyEngine {
     const given = input as Partial<ActivityInput<unknown>>;
     const body = {
       type: given.type ?? operation.versions[0]?.type,
-      timestampMs: given.timestampMs ?? String(core.clock()),
+      timestampMs: given.timestampMs ?? core.defaultTimestamp(),
       organizationId: given.organizationId,
       parameters: given.parameters,
       generateAppProofs: given.generateAppProofs,

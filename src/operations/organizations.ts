@@ -17,7 +17,9 @@ import {
   type UserParams,
 } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
+import { renderPrivateKey, renderTag } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
+import { createWalletRecords, renderWallet, walletParams } from "./wallets.js";
 
 /** Root users per organization (the wire spec's 100 users per organization). */
 const MAX_ROOT_USERS = 100;
@@ -37,7 +39,7 @@ function subOrganizationParams<U extends typeof rootUserParamsV5 | typeof rootUs
     subOrganizationName: name,
     rootUsers: v.pipe(list(rootUser, MAX_ROOT_USERS), v.minLength(1, "needs at least one root user")),
     rootQuorumThreshold: int32,
-    wallet: v.optional(v.unknown()),
+    wallet: v.optional(walletParams),
     ...subOrganizationFlags,
   });
 }
@@ -116,9 +118,6 @@ export const createSubOrganization = defineActivity({
         params.verificationToken !== undefined ? "parameters.verificationToken" : "parameters.clientSignature",
       );
     }
-    if (params.wallet !== undefined) {
-      throw invalidArgument("creating a wallet with the sub-organization is not available yet", "parameters.wallet");
-    }
     const settings: Record<string, boolean> = {};
     for (const flag of ["disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth"] as const) {
       if (params[flag] !== undefined) settings[flag] = params[flag];
@@ -134,7 +133,13 @@ export const createSubOrganization = defineActivity({
       },
       "parameters.",
     );
-    return { subOrganizationId: organization.id, rootUserIds: rootUsers.map((u) => u.id) };
+    const wallet =
+      params.wallet && (await createWalletRecords(context, organization.id, params.wallet, "parameters.wallet."));
+    return {
+      subOrganizationId: organization.id,
+      ...(wallet ? { wallet } : {}),
+      rootUserIds: rootUsers.map((u) => u.id),
+    };
   },
 });
 
@@ -166,12 +171,12 @@ async function renderOrganization(data: DataReader, organization: OrganizationRe
     name: organization.name,
     users: await Promise.all(users.map((user) => renderUser(data, user))),
     policies: [],
-    privateKeys: [],
+    privateKeys: (await data.listAll("privateKeys", organization.id)).map(renderPrivateKey),
     invitations: [],
-    tags: [],
+    tags: (await data.listAll("tags", organization.id)).map(renderTag),
     rootQuorum,
     features: organization.features.map((feature) => ({ ...feature })),
-    wallets: [],
+    wallets: (await data.listAll("wallets", organization.id)).map(renderWallet),
     smartContractInterfaceReferences: [],
   };
 }

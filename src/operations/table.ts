@@ -8,6 +8,24 @@
 import { getActivities, getActivity } from "./activities.js";
 import type { Operation } from "./define.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
+import {
+  createPrivateKeys,
+  createPrivateKeyTag,
+  deletePrivateKeyTags,
+  getPrivateKey,
+  getPrivateKeys,
+  listPrivateKeyTags,
+  updatePrivateKeyTag,
+} from "./private-keys.js";
+import {
+  createWallet,
+  createWalletAccounts,
+  getWallet,
+  getWalletAccount,
+  getWalletAccounts,
+  getWallets,
+  updateWallet,
+} from "./wallets.js";
 
 export const OPERATIONS = [
   createSubOrganization,
@@ -16,6 +34,21 @@ export const OPERATIONS = [
   listSubOrgIds,
   getActivity,
   getActivities,
+  // Wallets and private keys
+  createWallet,
+  createWalletAccounts,
+  updateWallet,
+  getWallet,
+  getWallets,
+  getWalletAccount,
+  getWalletAccounts,
+  createPrivateKeys,
+  createPrivateKeyTag,
+  updatePrivateKeyTag,
+  deletePrivateKeyTags,
+  getPrivateKey,
+  getPrivateKeys,
+  listPrivateKeyTags,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

@@ -1,0 +1,420 @@
+/**
+ * Standalone private keys and their tags: `create_private_keys`, `create_private_key_tag`,
+ * `update_private_key_tag`, `delete_private_key_tags`, and the queries `get_private_key`,
+ * `list_private_keys`, `list_private_key_tags`.
+ *
+ * @module
+ */
+
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import * as v from "valibot";
+import {
+  ADDRESS_FORMATS,
+  assertFormatAcceptsCurve,
+  CURVES,
+  deriveAddress,
+  encodeAccountPublicKey,
+  type HdCurve,
+} from "../crypto/addresses/index.js";
+import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
+import type { PrivateKeyRecord, TagRecord } from "../engine/records.js";
+import { timestamp } from "../engine/render.js";
+import { CustodyError, notFound } from "../errors.js";
+import type { ActivityContext } from "./define.js";
+import { defineActivity, defineQuery } from "./define.js";
+import { id, list, name } from "./schema.js";
+
+/** Private keys one request may create, and per organization (the wire spec's resource limit). */
+export const MAX_PRIVATE_KEYS_PER_REQUEST = 100;
+export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
+
+const privateKeyParams = v.object({
+  privateKeyName: name,
+  curve: v.picklist(CURVES),
+  privateKeyTags: list(id, 100),
+  addressFormats: list(v.picklist(ADDRESS_FORMATS), ADDRESS_FORMATS.length),
+});
+
+export const privateKeyContext = (privateKeyId: string) => `privateKey:${privateKeyId}`;
+
+/** A private key of the organization, or NOT_FOUND naming `field`. */
+export async function requirePrivateKey(
+  data: DataReader,
+  organizationId: string,
+  privateKeyId: string,
+  field: string,
+): Promise<PrivateKeyRecord> {
+  const key = await data.get("privateKeys", privateKeyId);
+  if (!key || key.organizationId !== organizationId) throw notFound("private key", privateKeyId, field);
+  return key;
+}
+
+/** A private-key tag of the organization, or NOT_FOUND naming `field`. */
+async function requireKeyTag(
+  data: DataReader,
+  organizationId: string,
+  tagId: string,
+  field: string,
+): Promise<TagRecord> {
+  const tag = await data.get("tags", tagId);
+  if (!tag || tag.organizationId !== organizationId || tag.tagType !== "TAG_TYPE_PRIVATE_KEY") {
+    throw notFound("private key tag", tagId, field);
+  }
+  return tag;
+}
+
+/** A fresh secret and its public key for `curve`; P-256 keys cannot sign or derive addresses here yet. */
+function generateKeyPair(
+  curve: string,
+  random: (length: number) => Uint8Array,
+  field: string,
+): { secret: Uint8Array; publicKey: Uint8Array } {
+  if (curve === "CURVE_SECP256K1") {
+    // 48 random bytes reduced modulo the order: uniform enough (FIPS 186-5 A.2.1) and never zero.
+    const secret = secp256k1.utils.randomSecretKey(random(48));
+    return { secret, publicKey: secp256k1.getPublicKey(secret, true) };
+  }
+  if (curve === "CURVE_ED25519") {
+    const secret = random(32);
+    return { secret, publicKey: ed25519.getPublicKey(secret) };
+  }
+  throw new CustodyError(
+    "UNIMPLEMENTED",
+    `private keys on ${curve} are not supported; use CURVE_SECP256K1 or CURVE_ED25519`,
+    {
+      field,
+    },
+  );
+}
+
+async function assertUniqueKeyName(
+  data: DataReader,
+  organizationId: string,
+  privateKeyName: string,
+  field: string,
+): Promise<void> {
+  if (await data.lookup("privateKeyByName", INDEX.privateKeyByName(organizationId, privateKeyName))) {
+    throw new CustodyError("ALREADY_EXISTS", `a private key named ${privateKeyName} already exists`, {
+      field,
+      reason: "PRIVATE_KEY_NAME_EXISTS",
+    });
+  }
+}
+
+/** Stores a private key (sealed) with its address records. */
+export async function storePrivateKey(data: DataWriter, record: PrivateKeyRecord, field: string): Promise<void> {
+  for (const { address } of record.addresses) {
+    const addressId = addressRecordId(record.organizationId, address);
+    const owner = await data.get("addresses", addressId);
+    // Two formats may print the same string (COMPRESSED for one key): that is the same owner, not a clash.
+    if (owner && owner.ownerId !== record.id) {
+      throw new CustodyError("ALREADY_EXISTS", `address ${address} already exists in the organization`, {
+        field,
+        reason: "ADDRESS_EXISTS",
+      });
+    }
+    await data.put("addresses", {
+      id: addressId,
+      organizationId: record.organizationId,
+      kind: "privateKey",
+      ownerId: record.id,
+    });
+  }
+  await data.put("privateKeys", record);
+}
+
+async function createPrivateKey(
+  context: ActivityContext,
+  params: v.InferOutput<typeof privateKeyParams>,
+  field: string,
+) {
+  const { data, organization } = context;
+  await assertUniqueKeyName(data, organization.id, params.privateKeyName, `${field}.privateKeyName`);
+  for (const [i, tagId] of params.privateKeyTags.entries())
+    await requireKeyTag(data, organization.id, tagId, `${field}.privateKeyTags[${i}]`);
+  for (const [i, format] of params.addressFormats.entries())
+    assertFormatAcceptsCurve(params.curve, format, `${field}.addressFormats[${i}]`);
+  const { secret, publicKey } = generateKeyPair(params.curve, context.random, `${field}.curve`);
+  const privateKeyId = context.newId();
+  const curve = params.curve as HdCurve;
+  const addresses = params.addressFormats.map((format) => ({
+    format,
+    address: deriveAddress(curve, format, publicKey),
+  }));
+  const record: PrivateKeyRecord = {
+    id: privateKeyId,
+    organizationId: organization.id,
+    privateKeyName: params.privateKeyName,
+    curve: params.curve,
+    publicKey: encodeAccountPublicKey(curve, publicKey),
+    sealedPrivateKey: context.services.secrets.seal(secret, privateKeyContext(privateKeyId)),
+    addresses,
+    tagIds: [...new Set(params.privateKeyTags)],
+    exported: false,
+    imported: false,
+    createdAtMs: context.now,
+    updatedAtMs: context.now,
+  };
+  secret.fill(0);
+  await storePrivateKey(data, record, `${field}.addressFormats`);
+  return { privateKeyId, addresses };
+}
+
+export const createPrivateKeys = defineActivity({
+  method: "createPrivateKeys",
+  path: "create_private_keys",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+      intent: "createPrivateKeysIntentV2",
+      result: "createPrivateKeysResultV2",
+      parameters: v.object({
+        privateKeys: v.pipe(
+          list(privateKeyParams, MAX_PRIVATE_KEYS_PER_REQUEST),
+          v.minLength(1, "needs at least one private key"),
+        ),
+      }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "CREATE" },
+  async handler(context, params) {
+    const existing = await context.data.list("privateKeys", context.organization.id, {
+      limit: MAX_PRIVATE_KEYS_PER_ORGANIZATION,
+    });
+    if (existing.length + params.privateKeys.length > MAX_PRIVATE_KEYS_PER_ORGANIZATION) {
+      throw new CustodyError(
+        "RESOURCE_EXHAUSTED",
+        `an organization holds at most ${MAX_PRIVATE_KEYS_PER_ORGANIZATION} private keys`,
+        {
+          field: "parameters.privateKeys",
+          limit: MAX_PRIVATE_KEYS_PER_ORGANIZATION,
+        },
+      );
+    }
+    const seen = new Set<string>();
+    const privateKeys = [];
+    for (const [i, key] of params.privateKeys.entries()) {
+      if (seen.has(key.privateKeyName)) {
+        throw new CustodyError("ALREADY_EXISTS", `private key name ${key.privateKeyName} appears twice`, {
+          field: `parameters.privateKeys[${i}].privateKeyName`,
+        });
+      }
+      seen.add(key.privateKeyName);
+      privateKeys.push(await createPrivateKey(context, key, `parameters.privateKeys[${i}]`));
+    }
+    return { privateKeys };
+  },
+});
+
+/** Resolves tag members, refusing unknown or foreign private keys by field. */
+async function requireKeys(
+  data: DataReader,
+  organizationId: string,
+  ids: readonly string[],
+  field: string,
+): Promise<PrivateKeyRecord[]> {
+  const keys: PrivateKeyRecord[] = [];
+  for (const [i, keyId] of ids.entries())
+    keys.push(await requirePrivateKey(data, organizationId, keyId, `${field}[${i}]`));
+  return keys;
+}
+
+async function assertUniqueTagName(
+  data: DataReader,
+  organizationId: string,
+  tagName: string,
+  field: string,
+): Promise<void> {
+  if (await data.lookup("tagByName", INDEX.tagByName(organizationId, "TAG_TYPE_PRIVATE_KEY", tagName))) {
+    throw new CustodyError("ALREADY_EXISTS", `a private key tag named ${tagName} already exists`, {
+      field,
+      reason: "TAG_NAME_EXISTS",
+    });
+  }
+}
+
+export const createPrivateKeyTag = defineActivity({
+  method: "createPrivateKeyTag",
+  path: "create_private_key_tag",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
+      intent: "createPrivateKeyTagIntent",
+      result: "createPrivateKeyTagResult",
+      parameters: v.object({ privateKeyTagName: name, privateKeyIds: list(id, MAX_PRIVATE_KEYS_PER_ORGANIZATION) }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "CREATE" },
+  async handler(context, params) {
+    const { data, organization } = context;
+    await assertUniqueTagName(data, organization.id, params.privateKeyTagName, "parameters.privateKeyTagName");
+    const keys = await requireKeys(data, organization.id, params.privateKeyIds, "parameters.privateKeyIds");
+    const tag: TagRecord = {
+      id: context.newId(),
+      organizationId: organization.id,
+      tagName: params.privateKeyTagName,
+      tagType: "TAG_TYPE_PRIVATE_KEY",
+      createdAtMs: context.now,
+      updatedAtMs: context.now,
+    };
+    await data.put("tags", tag);
+    for (const key of keys) {
+      if (!key.tagIds.includes(tag.id))
+        await data.put("privateKeys", { ...key, tagIds: [...key.tagIds, tag.id], updatedAtMs: context.now });
+    }
+    return { privateKeyTagId: tag.id, privateKeyIds: keys.map((key) => key.id) };
+  },
+});
+
+export const updatePrivateKeyTag = defineActivity({
+  method: "updatePrivateKeyTag",
+  path: "update_private_key_tag",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
+      intent: "updatePrivateKeyTagIntent",
+      result: "updatePrivateKeyTagResult",
+      parameters: v.object({
+        privateKeyTagId: id,
+        newPrivateKeyTagName: v.optional(name),
+        addPrivateKeyIds: list(id, MAX_PRIVATE_KEYS_PER_ORGANIZATION),
+        removePrivateKeyIds: list(id, MAX_PRIVATE_KEYS_PER_ORGANIZATION),
+      }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "UPDATE" },
+  // All of rename, add and remove happen, or none: every id is checked before the first write, and the
+  // activity's transaction rolls back anything a later failure would leave half done.
+  async handler(context, params) {
+    const { data, organization } = context;
+    const tag = await requireKeyTag(data, organization.id, params.privateKeyTagId, "parameters.privateKeyTagId");
+    const adding = await requireKeys(data, organization.id, params.addPrivateKeyIds, "parameters.addPrivateKeyIds");
+    const removing = await requireKeys(
+      data,
+      organization.id,
+      params.removePrivateKeyIds,
+      "parameters.removePrivateKeyIds",
+    );
+    const rename = params.newPrivateKeyTagName !== undefined && params.newPrivateKeyTagName !== tag.tagName;
+    if (rename)
+      await assertUniqueTagName(
+        data,
+        organization.id,
+        params.newPrivateKeyTagName as string,
+        "parameters.newPrivateKeyTagName",
+      );
+    const overlap = adding.find((key) => params.removePrivateKeyIds.includes(key.id));
+    if (overlap) {
+      throw new CustodyError("INVALID_ARGUMENT", `private key ${overlap.id} is both added and removed`, {
+        field: "parameters.removePrivateKeyIds",
+      });
+    }
+    if (rename)
+      await data.put("tags", { ...tag, tagName: params.newPrivateKeyTagName as string, updatedAtMs: context.now });
+    for (const key of adding) {
+      if (!key.tagIds.includes(tag.id))
+        await data.put("privateKeys", { ...key, tagIds: [...key.tagIds, tag.id], updatedAtMs: context.now });
+    }
+    for (const key of removing) {
+      if (key.tagIds.includes(tag.id)) {
+        await data.put("privateKeys", {
+          ...key,
+          tagIds: key.tagIds.filter((t) => t !== tag.id),
+          updatedAtMs: context.now,
+        });
+      }
+    }
+    return { privateKeyTagId: tag.id };
+  },
+});
+
+export const deletePrivateKeyTags = defineActivity({
+  method: "deletePrivateKeyTags",
+  path: "delete_private_key_tags",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
+      intent: "deletePrivateKeyTagsIntent",
+      result: "deletePrivateKeyTagsResult",
+      parameters: v.object({ privateKeyTagIds: v.pipe(list(id, 100), v.minLength(1, "needs at least one tag id")) }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "DELETE" },
+  async handler(context, params) {
+    const { data, organization } = context;
+    const tags: TagRecord[] = [];
+    for (const [i, tagId] of params.privateKeyTagIds.entries())
+      tags.push(await requireKeyTag(data, organization.id, tagId, `parameters.privateKeyTagIds[${i}]`));
+    const doomed = new Set(tags.map((tag) => tag.id));
+    const untagged: string[] = [];
+    for (const key of await data.listAll("privateKeys", organization.id)) {
+      if (!key.tagIds.some((tagId) => doomed.has(tagId))) continue;
+      await data.put("privateKeys", {
+        ...key,
+        tagIds: key.tagIds.filter((tagId) => !doomed.has(tagId)),
+        updatedAtMs: context.now,
+      });
+      untagged.push(key.id);
+    }
+    for (const tag of tags) await data.delete("tags", tag.id);
+    return { privateKeyTagIds: tags.map((tag) => tag.id), privateKeyIds: untagged };
+  },
+});
+
+export function renderPrivateKey(key: PrivateKeyRecord) {
+  return {
+    privateKeyId: key.id,
+    publicKey: key.publicKey,
+    privateKeyName: key.privateKeyName,
+    curve: key.curve,
+    addresses: key.addresses.map((a) => ({ format: a.format, address: a.address })),
+    privateKeyTags: [...key.tagIds],
+    createdAt: timestamp(key.createdAtMs),
+    updatedAt: timestamp(key.updatedAtMs),
+    exported: key.exported,
+    imported: key.imported,
+  };
+}
+
+export function renderTag(tag: TagRecord) {
+  return {
+    tagId: tag.id,
+    tagName: tag.tagName,
+    tagType: tag.tagType,
+    createdAt: timestamp(tag.createdAtMs),
+    updatedAt: timestamp(tag.updatedAtMs),
+  };
+}
+
+export const getPrivateKey = defineQuery({
+  method: "getPrivateKey",
+  path: "get_private_key",
+  request: v.object({ organizationId: id, privateKeyId: id }),
+  async handler(context, request) {
+    return {
+      privateKey: renderPrivateKey(
+        await requirePrivateKey(context.data, context.organization.id, request.privateKeyId, "privateKeyId"),
+      ),
+    };
+  },
+});
+
+export const getPrivateKeys = defineQuery({
+  method: "getPrivateKeys",
+  path: "list_private_keys",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    return { privateKeys: (await context.data.listAll("privateKeys", context.organization.id)).map(renderPrivateKey) };
+  },
+});
+
+export const listPrivateKeyTags = defineQuery({
+  method: "listPrivateKeyTags",
+  path: "list_private_key_tags",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    const tags = await context.data.listAll("tags", context.organization.id);
+    return { privateKeyTags: tags.filter((tag) => tag.tagType === "TAG_TYPE_PRIVATE_KEY").map(renderTag) };
+  },
+});

@@ -1,0 +1,412 @@
+/**
+ * HD wallets and their accounts: `create_wallet`, `create_wallet_accounts`, `update_wallet`, and the
+ * queries `get_wallet`, `list_wallets`, `get_wallet_account`, `list_wallet_accounts`.
+ *
+ * A wallet's mnemonic is sealed at rest; its seed and derived HD nodes live only in the engine's key
+ * cache. Accounts are listed per wallet (scope `walletId`) and, through `organizationAccounts`, per
+ * organization, both in creation order.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import {
+  ADDRESS_FORMATS,
+  assertFormatAcceptsCurve,
+  CURVES,
+  deriveAddress,
+  encodeAccountPublicKey,
+  type HdCurve,
+  PATH_FORMATS,
+} from "../crypto/addresses/index.js";
+import { utf8ToBytes } from "../crypto/bytes.js";
+import {
+  deriveKeyPair,
+  formatDerivationPath,
+  generateMnemonic,
+  MNEMONIC_LENGTHS,
+  type MnemonicLength,
+  mnemonicToSeed,
+  parseDerivationPath,
+} from "../crypto/hd/index.js";
+import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
+import type { KeyCache, WalletKeys } from "../engine/key-cache.js";
+import type { RandomSource } from "../engine/random.js";
+import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
+import { timestamp } from "../engine/render.js";
+import type { SecretVault } from "../engine/secrets.js";
+import type { EngineServices } from "../engine/services.js";
+import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { defineActivity, defineQuery } from "./define.js";
+import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
+
+/** Accounts one request may create. 1,000 are served; more are refused naming the limit. */
+export const MAX_ACCOUNTS_PER_REQUEST = 1000;
+
+/** `v1WalletAccountParams`. */
+export const walletAccountParams = v.object({
+  curve: v.picklist(CURVES),
+  pathFormat: v.picklist(PATH_FORMATS),
+  path: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(4096)),
+  addressFormat: v.picklist(ADDRESS_FORMATS),
+  name: v.optional(name),
+});
+
+const accountList = list(walletAccountParams, MAX_ACCOUNTS_PER_REQUEST);
+
+/** `v1WalletParams` (also the optional `wallet` of `create_sub_organization`). */
+export const walletParams = v.object({
+  walletName: name,
+  accounts: accountList,
+  mnemonicLength: v.optional(int32),
+});
+
+type WalletAccountParams = v.InferOutput<typeof walletAccountParams>;
+
+/** What wallet writes need from their caller (an activity context or a sub-organization creation). */
+export interface WalletWriteContext {
+  readonly data: DataWriter;
+  readonly now: number;
+  readonly newId: () => string;
+  readonly random: RandomSource;
+  readonly services: EngineServices;
+}
+
+const mnemonicContext = (walletId: string) => `wallet:${walletId}:mnemonic`;
+
+/** The wallet's seed from the key cache, unsealing and stretching the mnemonic on a miss. */
+export function walletSeed(
+  services: { secrets: SecretVault; keys: KeyCache },
+  wallet: WalletRecord,
+): Promise<WalletKeys> {
+  return services.keys.wallet(wallet.id, async () => {
+    const mnemonic = services.secrets.unseal(wallet.sealedMnemonic, mnemonicContext(wallet.id));
+    try {
+      return mnemonicToSeed(new TextDecoder().decode(mnemonic));
+    } finally {
+      mnemonic.fill(0);
+    }
+  });
+}
+
+/** A wallet of the organization, or NOT_FOUND naming `field`. */
+export async function requireWallet(
+  data: DataReader,
+  organizationId: string,
+  walletId: string,
+  field: string,
+): Promise<WalletRecord> {
+  const wallet = await data.get("wallets", walletId);
+  if (!wallet || wallet.organizationId !== organizationId) throw notFound("wallet", walletId, field);
+  return wallet;
+}
+
+/**
+ * Derives accounts of `wallet` (checking curve/format pairs, paths and uniqueness) and, when `persist`,
+ * stores them with their address records. Returns the addresses in request order.
+ */
+export async function deriveWalletAccounts(
+  context: WalletWriteContext,
+  wallet: WalletRecord,
+  accounts: readonly WalletAccountParams[],
+  field: string,
+  persist = true,
+): Promise<string[]> {
+  const { data, services } = context;
+  const keys = await walletSeed(services, wallet);
+  const seenPaths = new Set<string>();
+  const addresses: string[] = [];
+  for (const [i, account] of accounts.entries()) {
+    const at = `${field}[${i}]`;
+    assertFormatAcceptsCurve(account.curve, account.addressFormat, `${at}.addressFormat`);
+    // One spelling per path (`44h` and `44'` are the same level), so duplicates are caught whatever the notation.
+    const canonicalPath = formatDerivationPath(parseDerivationPath(account.path, `${at}.path`));
+    // A preview (`persist: false`) may name paths that exist: it only shows their addresses.
+    const taken =
+      persist && (await data.lookup("walletAccountByPath", INDEX.walletAccountByPath(wallet.id, canonicalPath)));
+    if (seenPaths.has(canonicalPath) || taken) {
+      throw new CustodyError("ALREADY_EXISTS", `the wallet already has an account at path ${account.path}`, {
+        field: `${at}.path`,
+        reason: "WALLET_ACCOUNT_PATH_EXISTS",
+      });
+    }
+    seenPaths.add(canonicalPath);
+    const pair = deriveKeyPair(keys.seed, account.curve, account.path, {
+      strictEd25519Paths: services.strictEd25519Paths,
+      field: `${at}.path`,
+      curveField: `${at}.curve`,
+      cache: keys.nodes,
+    });
+    pair.privateKey.fill(0);
+    // assertFormatAcceptsCurve above admitted only curves some format derives from (never P-256).
+    const address = deriveAddress(account.curve as HdCurve, account.addressFormat, pair.publicKey);
+    addresses.push(address);
+    if (!persist) continue;
+    if (await data.get("addresses", addressRecordId(wallet.organizationId, address))) {
+      throw new CustodyError("ALREADY_EXISTS", `address ${address} already exists in the organization`, {
+        field: `${at}.path`,
+        reason: "ADDRESS_EXISTS",
+      });
+    }
+    const record: WalletAccountRecord = {
+      id: context.newId(),
+      organizationId: wallet.organizationId,
+      walletId: wallet.id,
+      curve: account.curve,
+      pathFormat: account.pathFormat,
+      // Stored in canonical spelling so look-ups by path match whatever notation the caller uses.
+      path: canonicalPath,
+      addressFormat: account.addressFormat,
+      address,
+      publicKey: encodeAccountPublicKey(account.curve as HdCurve, pair.publicKey),
+      name: account.name ?? null,
+      createdAtMs: context.now,
+      updatedAtMs: context.now,
+    };
+    await data.put("walletAccounts", record);
+    await data.put("organizationAccounts", {
+      id: record.id,
+      organizationId: record.organizationId,
+      walletId: wallet.id,
+    });
+    await data.put("addresses", {
+      id: addressRecordId(record.organizationId, address),
+      organizationId: record.organizationId,
+      kind: "walletAccount",
+      ownerId: record.id,
+    });
+  }
+  return addresses;
+}
+
+/** Creates a wallet with a fresh mnemonic and its first accounts. */
+export async function createWalletRecords(
+  context: WalletWriteContext,
+  organizationId: string,
+  params: v.InferOutput<typeof walletParams>,
+  field: string,
+): Promise<{ walletId: string; addresses: string[] }> {
+  const { data } = context;
+  const length = params.mnemonicLength ?? 12;
+  if (!(MNEMONIC_LENGTHS as readonly number[]).includes(length)) {
+    throw invalidArgument(`mnemonicLength must be one of ${MNEMONIC_LENGTHS.join(", ")}`, `${field}mnemonicLength`);
+  }
+  if (await data.lookup("walletByName", INDEX.walletByName(organizationId, params.walletName))) {
+    throw new CustodyError("ALREADY_EXISTS", `a wallet named ${params.walletName} already exists`, {
+      field: `${field}walletName`,
+      reason: "WALLET_NAME_EXISTS",
+    });
+  }
+  const walletId = context.newId();
+  const mnemonic = utf8ToBytes(generateMnemonic(length as MnemonicLength, context.random));
+  const wallet: WalletRecord = {
+    id: walletId,
+    organizationId,
+    walletName: params.walletName,
+    sealedMnemonic: context.services.secrets.seal(mnemonic, mnemonicContext(walletId)),
+    exported: false,
+    imported: false,
+    createdAtMs: context.now,
+    updatedAtMs: context.now,
+  };
+  mnemonic.fill(0);
+  await data.put("wallets", wallet);
+  try {
+    const addresses = await deriveWalletAccounts(context, wallet, params.accounts, `${field}accounts`);
+    return { walletId, addresses };
+  } catch (error) {
+    // The transaction rolls the wallet back; its seed must not outlive it in the cache.
+    context.services.keys.forget(walletId);
+    throw error;
+  }
+}
+
+export const createWallet = defineActivity({
+  method: "createWallet",
+  path: "create_wallet",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_WALLET",
+      intent: "createWalletIntent",
+      result: "createWalletResult",
+      parameters: walletParams,
+    },
+  ],
+  policy: { resource: "WALLET", action: "CREATE" },
+  handler: (context, params) => createWalletRecords(context, context.organization.id, params, "parameters."),
+});
+
+export const createWalletAccounts = defineActivity({
+  method: "createWalletAccounts",
+  path: "create_wallet_accounts",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+      intent: "createWalletAccountsIntent",
+      result: "createWalletAccountsResult",
+      parameters: v.object({ walletId: id, accounts: accountList, persist: v.optional(v.boolean()) }),
+    },
+  ],
+  policy: { resource: "WALLET", action: "CREATE" },
+  async handler(context, params) {
+    const wallet = await requireWallet(context.data, context.organization.id, params.walletId, "parameters.walletId");
+    const addresses = await deriveWalletAccounts(
+      context,
+      wallet,
+      params.accounts,
+      "parameters.accounts",
+      params.persist ?? true,
+    );
+    return { addresses };
+  },
+});
+
+export const updateWallet = defineActivity({
+  method: "updateWallet",
+  path: "update_wallet",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_UPDATE_WALLET",
+      intent: "updateWalletIntent",
+      result: "updateWalletResult",
+      parameters: v.object({ walletId: id, walletName: v.optional(name) }),
+    },
+  ],
+  policy: { resource: "WALLET", action: "UPDATE" },
+  async handler(context, params) {
+    const { data, organization } = context;
+    const wallet = await requireWallet(data, organization.id, params.walletId, "parameters.walletId");
+    if (params.walletName !== undefined && params.walletName !== wallet.walletName) {
+      if (await data.lookup("walletByName", INDEX.walletByName(organization.id, params.walletName))) {
+        throw new CustodyError("ALREADY_EXISTS", `a wallet named ${params.walletName} already exists`, {
+          field: "parameters.walletName",
+          reason: "WALLET_NAME_EXISTS",
+        });
+      }
+      await data.put("wallets", { ...wallet, walletName: params.walletName, updatedAtMs: context.now });
+    }
+    return { walletId: wallet.id };
+  },
+});
+
+export function renderWallet(wallet: WalletRecord) {
+  return {
+    walletId: wallet.id,
+    walletName: wallet.walletName,
+    createdAt: timestamp(wallet.createdAtMs),
+    updatedAt: timestamp(wallet.updatedAtMs),
+    exported: wallet.exported,
+    imported: wallet.imported,
+  };
+}
+
+function renderAccount(account: WalletAccountRecord, wallet?: WalletRecord) {
+  return {
+    walletAccountId: account.id,
+    organizationId: account.organizationId,
+    walletId: account.walletId,
+    curve: account.curve,
+    pathFormat: account.pathFormat,
+    path: account.path,
+    addressFormat: account.addressFormat,
+    address: account.address,
+    createdAt: timestamp(account.createdAtMs),
+    updatedAt: timestamp(account.updatedAtMs),
+    publicKey: account.publicKey,
+    ...(account.name !== null ? { name: account.name } : {}),
+    ...(wallet ? { walletDetails: renderWallet(wallet) } : {}),
+  };
+}
+
+export const getWallet = defineQuery({
+  method: "getWallet",
+  path: "get_wallet",
+  request: v.object({ organizationId: id, walletId: id }),
+  async handler(context, request) {
+    return {
+      wallet: renderWallet(await requireWallet(context.data, context.organization.id, request.walletId, "walletId")),
+    };
+  },
+});
+
+export const getWallets = defineQuery({
+  method: "getWallets",
+  path: "list_wallets",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    return { wallets: (await context.data.listAll("wallets", context.organization.id)).map(renderWallet) };
+  },
+});
+
+export const getWalletAccount = defineQuery({
+  method: "getWalletAccount",
+  path: "get_wallet_account",
+  request: v.object({
+    organizationId: id,
+    walletId: id,
+    address: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
+    path: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    const wallet = await requireWallet(data, organization.id, request.walletId, "walletId");
+    if (request.address === undefined && request.path === undefined) {
+      throw invalidArgument("give the account's address or its path", "address");
+    }
+    let byAddress: string | undefined;
+    if (request.address !== undefined) {
+      const owner = await data.get("addresses", addressRecordId(organization.id, request.address));
+      byAddress = owner?.kind === "walletAccount" ? owner.ownerId : undefined;
+      if (byAddress === undefined) throw notFound("wallet account", request.address, "address");
+    }
+    let byPath: string | undefined;
+    if (request.path !== undefined) {
+      const canonical = formatDerivationPath(parseDerivationPath(request.path, "path"));
+      byPath = await data.lookup("walletAccountByPath", INDEX.walletAccountByPath(wallet.id, canonical));
+      if (byPath === undefined) throw notFound("wallet account", request.path, "path");
+    }
+    if (byAddress !== undefined && byPath !== undefined && byAddress !== byPath) {
+      throw invalidArgument("address and path name different accounts", "path");
+    }
+    const account = await data.get("walletAccounts", (byAddress ?? byPath) as string);
+    if (!account || account.walletId !== wallet.id)
+      throw notFound("wallet account", request.address ?? request.path ?? "", "address");
+    return { account: renderAccount(account) };
+  },
+});
+
+export const getWalletAccounts = defineQuery({
+  method: "getWalletAccounts",
+  path: "list_wallet_accounts",
+  request: v.object({
+    organizationId: id,
+    walletId: v.optional(id),
+    includeWalletDetails: v.optional(v.boolean()),
+    paginationOptions: v.optional(pagination),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
+    const { after, before } = request.paginationOptions ?? {};
+    // Creation order. `before` alone pages backwards: the accounts just before the cursor, still oldest first.
+    const backwards = before !== undefined && after === undefined;
+    const options = { after, before, limit, order: backwards ? ("desc" as const) : ("asc" as const) };
+    let accounts: WalletAccountRecord[];
+    if (request.walletId !== undefined) {
+      await requireWallet(data, organization.id, request.walletId, "walletId");
+      accounts = await data.list("walletAccounts", request.walletId, options);
+    } else {
+      const entries = await data.list("organizationAccounts", organization.id, options);
+      accounts = (await Promise.all(entries.map((entry) => data.get("walletAccounts", entry.id)))).filter(
+        (account): account is WalletAccountRecord => account !== undefined,
+      );
+    }
+    if (backwards) accounts.reverse();
+    const wallets = new Map<string, WalletRecord | undefined>();
+    if (request.includeWalletDetails) {
+      for (const account of accounts) {
+        if (!wallets.has(account.walletId)) wallets.set(account.walletId, await data.get("wallets", account.walletId));
+      }
+    }
+    return { accounts: accounts.map((account) => renderAccount(account, wallets.get(account.walletId))) };
+  },
+});
