@@ -6,8 +6,22 @@
  * @module
  */
 import { getActivities, getActivity } from "./activities.js";
+import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.js";
+import { approveActivity, rejectActivity } from "./approvals.js";
+import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import type { Operation } from "./define.js";
+import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
+import {
+  createPolicies,
+  createPolicy,
+  deletePolicies,
+  deletePolicy,
+  getPolicies,
+  getPolicy,
+  getPolicyEvaluations,
+  updatePolicy,
+} from "./policies.js";
 import {
   createPrivateKeys,
   createPrivateKeyTag,
@@ -17,6 +31,19 @@ import {
   listPrivateKeyTags,
   updatePrivateKeyTag,
 } from "./private-keys.js";
+import { updateRootQuorum } from "./root-quorum.js";
+import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
+import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
+import {
+  createUsers,
+  deleteUsers,
+  getUser,
+  getUsers,
+  updateUser,
+  updateUserEmail,
+  updateUserName,
+  updateUserPhoneNumber,
+} from "./users.js";
 import {
   createWallet,
   createWalletAccounts,
@@ -49,6 +76,45 @@ export const OPERATIONS = [
   getPrivateKey,
   getPrivateKeys,
   listPrivateKeyTags,
+  // Signing
+  signRawPayloadOperation,
+  signRawPayloadsOperation,
+  // Users, credentials and user tags
+  createUsers,
+  updateUser,
+  updateUserName,
+  updateUserEmail,
+  updateUserPhoneNumber,
+  deleteUsers,
+  getUser,
+  getUsers,
+  createApiKeys,
+  deleteApiKeys,
+  getApiKey,
+  getApiKeys,
+  createAuthenticators,
+  deleteAuthenticators,
+  getAuthenticator,
+  getAuthenticators,
+  createOauthProviders,
+  deleteOauthProviders,
+  getOauthProviders,
+  createUserTag,
+  updateUserTag,
+  deleteUserTags,
+  listUserTags,
+  // Policies, votes and the root quorum
+  createPolicy,
+  createPolicies,
+  updatePolicy,
+  deletePolicy,
+  deletePolicies,
+  getPolicy,
+  getPolicies,
+  getPolicyEvaluations,
+  approveActivity,
+  rejectActivity,
+  updateRootQuorum,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

@@ -1,0 +1,164 @@
+/**
+ * Signing: `sign_raw_payload` and `sign_raw_payloads`. `signWith` names a wallet account's address, a
+ * private key's address, or a private key id, in the request's organization only. Prepared signers are
+ * cached per account or key in memory, so the hot path is a cache hit and one signature.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { HdCurve } from "../crypto/addresses/index.js";
+import { deriveKeyPair } from "../crypto/hd/index.js";
+import {
+  HASH_FUNCTIONS,
+  MAX_PAYLOAD_BYTES,
+  MAX_PAYLOADS_PER_REQUEST,
+  PAYLOAD_ENCODINGS,
+  type PreparedSigner,
+  prepareSigner,
+  type SigningCurve,
+  signRawPayload,
+  signRawPayloads,
+} from "../crypto/sign/index.js";
+import { addressRecordId, type DataReader } from "../engine/data.js";
+import type { PrivateKeyRecord, WalletAccountRecord } from "../engine/records.js";
+import type { EngineServices } from "../engine/services.js";
+import { notFound } from "../errors.js";
+import { defineActivity } from "./define.js";
+import { privateKeyContext } from "./private-keys.js";
+import { walletSeed } from "./wallets.js";
+
+/** What `signWith` resolved to. */
+export type SigningTarget =
+  | { kind: "walletAccount"; account: WalletAccountRecord }
+  | { kind: "privateKey"; privateKey: PrivateKeyRecord };
+
+/** Resolves `signWith` in `organizationId`: an address first, then a private key id. */
+export async function resolveSigningTarget(
+  data: DataReader,
+  organizationId: string,
+  signWith: string,
+  field: string,
+): Promise<SigningTarget> {
+  const owner = await data.get("addresses", addressRecordId(organizationId, signWith));
+  if (owner?.kind === "walletAccount") {
+    const account = await data.get("walletAccounts", owner.ownerId);
+    if (account) return { kind: "walletAccount", account };
+  }
+  const privateKeyId = owner?.kind === "privateKey" ? owner.ownerId : signWith;
+  const privateKey = await data.get("privateKeys", privateKeyId);
+  if (privateKey && privateKey.organizationId === organizationId) return { kind: "privateKey", privateKey };
+  throw notFound("signing key", signWith, field);
+}
+
+/** The cached prepared signer of a target, deriving or unsealing its private key on a miss. */
+async function signerOf(data: DataReader, services: EngineServices, target: SigningTarget): Promise<PreparedSigner> {
+  if (target.kind === "privateKey") {
+    const { privateKey } = target;
+    return services.keys.signer(privateKey.id, async () => {
+      const secret = services.secrets.unseal(privateKey.sealedPrivateKey, privateKeyContext(privateKey.id));
+      try {
+        return prepareSigner(privateKey.curve as SigningCurve, secret);
+      } finally {
+        secret.fill(0);
+      }
+    });
+  }
+  const { account } = target;
+  return services.keys.signer(account.id, async () => {
+    const wallet = await data.get("wallets", account.walletId);
+    if (!wallet) throw notFound("wallet", account.walletId);
+    const keys = await walletSeed(services, wallet);
+    const pair = deriveKeyPair(keys.seed, account.curve as HdCurve, account.path, {
+      strictEd25519Paths: services.strictEd25519Paths,
+      cache: keys.nodes,
+    });
+    try {
+      return prepareSigner(account.curve as SigningCurve, pair.privateKey);
+    } finally {
+      pair.privateKey.fill(0);
+    }
+  });
+}
+
+const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
+// Hex doubles the bytes (plus an optional 0x); the byte limit itself is checked after decoding.
+const payload = v.pipe(
+  v.string(),
+  v.maxLength(MAX_PAYLOAD_BYTES * 2 + 2, `must be at most ${MAX_PAYLOAD_BYTES} bytes`),
+);
+const encoding = v.picklist(PAYLOAD_ENCODINGS);
+const hashFunction = v.picklist(HASH_FUNCTIONS);
+
+export const signRawPayloadOperation = defineActivity({
+  method: "signRawPayload",
+  path: "sign_raw_payload",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+      intent: "signRawPayloadIntentV2",
+      result: "signRawPayloadResult",
+      parameters: v.object({ signWith, payload, encoding, hashFunction }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async handler(context, params) {
+    const target = await resolveSigningTarget(
+      context.data,
+      context.organization.id,
+      params.signWith,
+      "parameters.signWith",
+    );
+    const signer = await signerOf(context.data, context.services, target);
+    return {
+      ...signRawPayload({
+        signer,
+        payload: params.payload,
+        encoding: params.encoding,
+        hashFunction: params.hashFunction,
+      }),
+    };
+  },
+});
+
+export const signRawPayloadsOperation = defineActivity({
+  method: "signRawPayloads",
+  path: "sign_raw_payloads",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+      intent: "signRawPayloadsIntent",
+      result: "signRawPayloadsResult",
+      parameters: v.object({
+        signWith,
+        payloads: v.pipe(
+          v.array(payload),
+          v.minLength(1, "must not be empty"),
+          v.maxLength(
+            MAX_PAYLOADS_PER_REQUEST,
+            `at most ${MAX_PAYLOADS_PER_REQUEST} payloads can be signed in one request`,
+          ),
+        ),
+        encoding,
+        hashFunction,
+      }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async handler(context, params) {
+    const target = await resolveSigningTarget(
+      context.data,
+      context.organization.id,
+      params.signWith,
+      "parameters.signWith",
+    );
+    const signer = await signerOf(context.data, context.services, target);
+    // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
+    const signatures = signRawPayloads({
+      signer,
+      payloads: params.payloads,
+      encoding: params.encoding,
+      hashFunction: params.hashFunction,
+    });
+    return { signatures };
+  },
+});
