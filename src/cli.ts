@@ -10,20 +10,26 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { p256 } from "@noble/curves/nist.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
 import { CustodyEngine } from "./engine/engine.js";
 import { CustodyError } from "./errors.js";
 import { createHttpHandler } from "./http/index.js";
+import { FileStore } from "./storage/file/index.js";
 import { MemoryStore } from "./storage/memory.js";
+import type { Store } from "./storage/store.js";
 
 const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--root-public-key HEX]
+                       [--rp-id localhost] [--origin http://localhost ...]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
   --data             directory for the server's files (default ./.custodian)
-  --memory           keep state in memory only
+  --memory           keep state in memory only (default: a durable file store in <data>/store, its
+                     secrets sealed under <data>/key-encryption-key, generated on first start)
   --root-public-key  the operator's compressed P-256 API public key (hex) for the root user;
                      without it a key pair is generated and written to <data>/root-api-key.json (mode 0600)
+  --rp-id            the WebAuthn relying-party id passkeys are scoped to (default localhost)
+  --origin           an origin passkeys may be used from; repeat for several (default http://localhost)
 `;
 
 /** What `<data>/root-api-key.json` holds. `apiPrivateKey` only when the server generated the key. */
@@ -80,6 +86,36 @@ async function bootstrap(
   return credentials;
 }
 
+/**
+ * The key-encryption key of a data directory: read from `<data>/key-encryption-key` (64 hex digits), or
+ * generated there with mode 0600 on first start. Whoever can read that file can unseal the store's
+ * secrets; hosts that hold their key elsewhere embed the engine and pass `keyEncryptionKey` themselves.
+ */
+function keyEncryptionKeyOf(dataDirectory: string): { key: Uint8Array; path: string; created: boolean } {
+  const path = join(dataDirectory, "key-encryption-key");
+  if (existsSync(path)) {
+    const text = readFileSync(path, "utf8").trim();
+    if (!/^[0-9a-f]{64}$/i.test(text)) throw new Error(`${path} must hold 64 hex digits (a 32-byte key)`);
+    return { key: hexToBytes(text), path, created: false };
+  }
+  const key = randomBytes(32);
+  writeFileSync(path, `${bytesToHex(key)}\n`, { mode: 0o600, flag: "wx" });
+  return { key, path, created: true };
+}
+
+async function openStorage(
+  dataDirectory: string,
+  memory: boolean,
+): Promise<{ store: Store; keyEncryptionKey?: Uint8Array; description: string }> {
+  if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)" };
+  const kek = keyEncryptionKeyOf(dataDirectory);
+  const store = await FileStore.open(join(dataDirectory, "store"));
+  const keyNote = kek.created
+    ? `generated a key-encryption key in ${kek.path} (mode 0600)`
+    : `key-encryption key from ${kek.path}`;
+  return { store, keyEncryptionKey: kek.key, description: `file store in ${store.directory}; ${keyNote}` };
+}
+
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -89,6 +125,8 @@ async function serve(argv: string[]): Promise<void> {
       data: { type: "string", default: "./.custodian" },
       memory: { type: "boolean", default: false },
       "root-public-key": { type: "string" },
+      "rp-id": { type: "string", default: "localhost" },
+      origin: { type: "string", multiple: true, default: ["http://localhost"] },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -102,9 +140,14 @@ async function serve(argv: string[]): Promise<void> {
     throw new Error(`--port must be 0-65535, got ${values.port}`);
   const dataDirectory = resolve(values.data);
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
-  const store = new MemoryStore();
-  const engine = new CustodyEngine({ store });
+  const { store, keyEncryptionKey, description } = await openStorage(dataDirectory, values.memory);
+  const engine = new CustodyEngine({
+    store,
+    keyEncryptionKey,
+    webauthn: { rpId: values["rp-id"], origins: values.origin },
+  });
   const credentialsPath = join(dataDirectory, "root-api-key.json");
+  await engine.open();
   const credentials = await bootstrap(engine, credentialsPath, values["root-public-key"]);
 
   const server = createServer(
@@ -119,7 +162,7 @@ async function serve(argv: string[]): Promise<void> {
   console.log(`listening on http://${host}:${address.port}`);
   console.log(`organization ${credentials.organizationId}`);
   console.log(`root credentials in ${credentialsPath}`);
-  console.log(`storage: ${values.memory ? "memory" : "memory (the durable file store is not in this build)"}`);
+  console.log(`storage: ${description}`);
 
   const shutdown = () => {
     server.close(() => {

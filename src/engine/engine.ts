@@ -19,6 +19,8 @@ import type { Store } from "../storage/store.js";
 import type { ActivityResponse } from "../wire/types.js";
 import { canonicalJson } from "./canonical-json.js";
 import { DataReader, DataWriter } from "./data.js";
+import { EnclaveSigner } from "./enclave-signer.js";
+import { type ActivityExplanation, explainActivity } from "./explain.js";
 import { IdGenerator } from "./ids.js";
 import { KeyCache } from "./key-cache.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
@@ -60,6 +62,12 @@ export interface CustodyEngineOptions {
    * other issuers are refused.
    */
   oidcIssuers?: OidcIssuers;
+  /**
+   * The 32-byte P-256 key that signs export bundles and import targets (Turnkey's enclave quorum key). When
+   * omitted, one is generated on first use and kept in the store, sealed. Clients verify bundles against
+   * {@link CustodyEngine.signerPublicKey}, passed as their `dangerouslyOverrideSignerPublicKey`.
+   */
+  signerPrivateKey?: Uint8Array;
 }
 
 /** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
@@ -158,6 +166,7 @@ class EngineCore implements PipelineCore {
       strictEd25519Paths: options.strictEd25519Paths ?? false,
       webauthn: new WebauthnRelyingParty(options.webauthn),
       oidc: new OidcVerifier(options.oidcIssuers),
+      enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),
     };
   }
 
@@ -173,9 +182,10 @@ class EngineCore implements PipelineCore {
     return String(this.lastDefaultTimestamp);
   }
 
-  /** Opens what must be open before any operation (the secret vault's data key). */
-  ready(): Promise<void> {
-    return this.services.secrets.open(this.store);
+  /** Opens what must be open before any operation (the secret vault's data key, then the bundle signer's key). */
+  async ready(): Promise<void> {
+    await this.services.secrets.open(this.store);
+    await this.services.enclaveSigner.open(this.store, this.services.secrets);
   }
 }
 
@@ -222,9 +232,38 @@ export class CustodyEngine {
     return new CustodyEngine(new BoundView(this.#core, principal) as CustodyEngineOptions);
   }
 
+  /**
+   * Opens what every operation needs (the secret vault's data key). Operations open it on first use; call
+   * this at start-up to fail fast, e.g. with `FAILED_PRECONDITION` when `keyEncryptionKey` is not the key
+   * the store's secrets were sealed under.
+   */
+  async open(): Promise<void> {
+    await this.#core.ready();
+  }
+
+  /**
+   * Re-wraps the store's data key under a new 32-byte key-encryption key. Sealed records are not
+   * rewritten. After it resolves, open this store with the new key.
+   */
+  async rotateKeyEncryptionKey(newKeyEncryptionKey: Uint8Array): Promise<void> {
+    if (newKeyEncryptionKey.length !== 32)
+      throw invalidArgument("the new key-encryption key must be 32 bytes", "newKeyEncryptionKey");
+    await this.#core.services.secrets.rotate(this.#core.store, newKeyEncryptionKey);
+  }
+
   /** The store this engine works on. */
   get store(): Store {
     return this.#core.store;
+  }
+
+  /**
+   * The public key that signs this engine's export bundles and import targets: lowercase hex of the 65-byte
+   * uncompressed P-256 point. Clients pass it as `dangerouslyOverrideSignerPublicKey` to
+   * `decryptExportBundle`, `encryptWalletToBundle` and `encryptPrivateKeyToBundle` (`@turnkey/crypto`).
+   */
+  async signerPublicKey(): Promise<string> {
+    await this.#core.ready();
+    return this.#core.services.enclaveSigner.publicKey();
   }
 
   /**
@@ -268,6 +307,16 @@ export class CustodyEngine {
       return submitActivity(core, { ...request, operation: request.operation });
     }
     return runQuery(core, request.operation, request.body, request.principal);
+  }
+
+  /**
+   * Host-level: why an activity was allowed, denied, rejected or is still waiting: every decision taken
+   * about it (at submission and at each vote), with each policy's outcome and the error of any expression
+   * that failed. Not scoped to an organization (a host tool, like `createOrganization`); NOT_FOUND for an
+   * unknown activity.
+   */
+  async explainActivity(activityId: string): Promise<ActivityExplanation> {
+    return this.#core.store.read((reader) => explainActivity(new DataReader(reader), activityId));
   }
 
   /**

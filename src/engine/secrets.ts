@@ -19,7 +19,7 @@ export class SecretVault {
   private opening: Promise<void> | undefined;
 
   constructor(
-    private readonly keyEncryptionKey: Uint8Array,
+    private keyEncryptionKey: Uint8Array,
     private readonly random: RandomSource,
     /** True when the key-encryption key was generated for this process, so no earlier data can open. */
     private readonly ephemeralKey: boolean,
@@ -40,7 +40,11 @@ export class SecretVault {
           return sealer;
         }
         try {
-          return createSealer({ keyEncryptionKey: this.keyEncryptionKey, wrappedDataKey: record.value, randomBytes: this.random });
+          return createSealer({
+            keyEncryptionKey: this.keyEncryptionKey,
+            wrappedDataKey: record.value,
+            randomBytes: this.random,
+          });
         } catch (error) {
           if (error instanceof CustodyError && this.ephemeralKey) {
             throw new CustodyError(
@@ -62,6 +66,22 @@ export class SecretVault {
         },
       );
     return this.opening;
+  }
+
+  /**
+   * Re-wraps the data key under `newKeyEncryptionKey` and records it, in one transaction. Sealed records
+   * are untouched: they stay under the same data key, which is what makes rotation cheap. From then on the
+   * store opens only with the new key.
+   */
+  async rotate(store: Store, newKeyEncryptionKey: Uint8Array): Promise<void> {
+    await this.open(store);
+    const sealer = this.ready();
+    const wrappedDataKey = sealer.rewrap(newKeyEncryptionKey);
+    await store.transaction(async (tx) => {
+      await new DataWriter(tx).put("meta", { id: DATA_KEY_RECORD, value: wrappedDataKey });
+    });
+    this.sealer = createSealer({ keyEncryptionKey: newKeyEncryptionKey, wrappedDataKey, randomBytes: this.random });
+    this.keyEncryptionKey = newKeyEncryptionKey.slice();
   }
 
   private ready(): Sealer {

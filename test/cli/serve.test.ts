@@ -20,7 +20,7 @@ function start(args: string[]): { child: ChildProcess; output: () => string; rea
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const match = output.match(/listening on (http:\/\/\S+)/);
-      if (match && output.includes("root credentials in")) resolve(match[1] as string);
+      if (match && output.includes("storage:")) resolve(match[1] as string);
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -78,6 +78,33 @@ describe("custodian serve", () => {
     expect((await client.getWhoami()).userId).toBe(credentials.userId);
     const exit = stopped(server.child);
     server.child.kill("SIGINT");
+    expect(await exit).toBe(0);
+  });
+
+  it("keeps its organization and sealed key file across restarts on the file store", async () => {
+    const data = mkdtempSync(join(tmpdir(), "custodian-serve-"));
+    const first = start(["--port", "0", "--data", data]);
+    await first.ready;
+    expect(first.output()).toContain("generated a key-encryption key");
+    expect(statSync(join(data, "key-encryption-key")).mode & 0o777).toBe(0o600);
+    const credentials = JSON.parse(readFileSync(join(data, "root-api-key.json"), "utf8")) as Record<string, string>;
+    let exit = stopped(first.child);
+    first.child.kill("SIGINT");
+    expect(await exit).toBe(0);
+
+    const second = start(["--port", "0", "--data", data]);
+    const baseUrl = await second.ready;
+    expect(second.output()).toContain(`organization ${credentials.organizationId}`);
+    expect(second.output()).toContain("key-encryption key from");
+    const client = new Turnkey({
+      apiBaseUrl: baseUrl,
+      apiPublicKey: credentials.apiPublicKey as string,
+      apiPrivateKey: credentials.apiPrivateKey as string,
+      defaultOrganizationId: credentials.organizationId as string,
+    }).apiClient();
+    expect((await client.getWhoami()).organizationId).toBe(credentials.organizationId);
+    exit = stopped(second.child);
+    second.child.kill("SIGINT");
     expect(await exit).toBe(0);
   });
 
