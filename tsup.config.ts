@@ -3,7 +3,12 @@ import { defineConfig } from "tsup";
 export default defineConfig([
   {
     // The library: ESM first, with a CJS build and declarations for both.
-    entry: { index: "src/index.ts", http: "src/http/index.ts", policy: "src/policy/index.ts", file: "src/storage/file/index.ts" },
+    entry: {
+      index: "src/index.ts",
+      http: "src/http/index.ts",
+      policy: "src/policy/index.ts",
+      file: "src/storage/file/index.ts",
+    },
     format: ["esm", "cjs"],
     dts: true,
     sourcemap: true,
