@@ -6,11 +6,14 @@
  *
  * @module
  */
+import { decodeBase64Url, encodeBase64Url } from "../crypto/bytes.js";
 import { parseApiKeyStamp, schemeMatchesCurve, verifyApiKeySignature } from "../crypto/stamp/index.js";
-import { credentialScope, type DataReader } from "../engine/data.js";
+import { parseWebauthnStamp, verifyWebauthnAssertion, type WebauthnRefusalReason } from "../crypto/webauthn/index.js";
+import { credentialScope, type DataReader, type DataWriter, invariant } from "../engine/data.js";
 import type { Principal } from "../engine/principal.js";
 import type { CredentialLocationRecord } from "../engine/records.js";
 import { CustodyError } from "../errors.js";
+import type { WebauthnRelyingParty } from "./relying-party.js";
 
 /** The stamp headers of a request, each present at most once. */
 export interface RequestStamps {
@@ -27,7 +30,27 @@ export interface AuthenticationInput {
   /** The `organizationId` the body names. */
   organizationId: string;
   now: number;
+  /** Where passkeys are scoped: the relying-party id and each organization's allowed origins. */
+  relyingParty: WebauthnRelyingParty;
 }
+
+/**
+ * A passkey's new sign counter, to be recorded in a transaction before the request proceeds (the
+ * authentication itself runs in a read view).
+ */
+export interface SignCountUpdate {
+  authenticatorId: string;
+  signCount: number;
+}
+
+/** An authenticated request: who it is, and the passkey counter to record when a passkey signed it. */
+export interface Authentication {
+  principal: Principal;
+  signCountUpdate?: SignCountUpdate;
+}
+
+const CREDENTIAL_NOT_FOUND_MESSAGE = "credential ID could not be found in organization or its parent organization";
+const SIGN_COUNT_MESSAGE = "the authenticator's sign counter did not increase: the passkey may have been cloned";
 
 function unauthenticated(message: string, reason: string): CustodyError {
   return new CustodyError("UNAUTHENTICATED", message, { reason });
@@ -97,16 +120,82 @@ async function authenticateApiKey(data: DataReader, header: string, input: Authe
   };
 }
 
+/** What each assertion refusal tells the caller; the reason code says the rest. */
+const ASSERTION_REFUSALS: Partial<Record<WebauthnRefusalReason, string>> = {
+  SIGNATURE_INVALID: "could not verify WebAuthN signature",
+  SIGN_COUNT_REGRESSION: SIGN_COUNT_MESSAGE,
+  CHALLENGE_MISMATCH: "the WebAuthn challenge is not the SHA-256 of this request body",
+  ORIGIN_NOT_ALLOWED: "the WebAuthn assertion comes from an origin this organization does not allow",
+  RP_ID_MISMATCH: "the WebAuthn assertion is scoped to another relying party",
+};
+
+async function authenticateWebauthn(
+  data: DataReader,
+  header: string,
+  input: AuthenticationInput,
+): Promise<Authentication> {
+  const stamp = parseWebauthnStamp(header);
+  const location = await locate(data, credentialScope("authenticator", stamp.credentialId), input.organizationId);
+  const authenticator = location && (await data.get("authenticators", location.credentialRecordId));
+  if (!authenticator) throw unauthenticated(CREDENTIAL_NOT_FOUND_MESSAGE, "CREDENTIAL_NOT_FOUND");
+  const organization = await data.get("organizations", authenticator.organizationId);
+  const publicKeyCose = decodeBase64Url(authenticator.publicKeyCose);
+  invariant(publicKeyCose, `authenticator ${authenticator.id} holds a malformed public key`);
+  const result = verifyWebauthnAssertion({
+    stamp,
+    body: input.body,
+    publicKeyCose,
+    rpId: input.relyingParty.rpId,
+    origins: await input.relyingParty.originsFor(data, organization),
+    previousSignCount: authenticator.signCount,
+  });
+  if (!result.ok) {
+    throw unauthenticated(
+      ASSERTION_REFUSALS[result.reason] ?? `WebAuthn assertion refused (${result.reason})`,
+      result.reason,
+    );
+  }
+  return {
+    principal: {
+      userId: authenticator.userId,
+      organizationId: authenticator.organizationId,
+      credential: {
+        kind: "authenticator",
+        id: authenticator.id,
+        publicKey: authenticator.credentialId,
+        scheme: "SIGNATURE_SCHEME_TK_WEBAUTHN",
+        signature: encodeBase64Url(stamp.signature),
+        type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
+      },
+    },
+    ...(result.signCount === authenticator.signCount
+      ? {}
+      : { signCountUpdate: { authenticatorId: authenticator.id, signCount: result.signCount } }),
+  };
+}
+
+/**
+ * Records a passkey's new sign counter. Run in the transaction that follows authentication: if another
+ * request with the same passkey was accepted in between, its counter must still be behind this one, else
+ * the two assertions could be one replayed or a clone's, and this request is refused.
+ */
+export async function recordSignCount(data: DataWriter, update: SignCountUpdate): Promise<void> {
+  const authenticator = await data.get("authenticators", update.authenticatorId);
+  if (!authenticator) throw unauthenticated(CREDENTIAL_NOT_FOUND_MESSAGE, "CREDENTIAL_NOT_FOUND");
+  if (update.signCount <= authenticator.signCount) {
+    throw unauthenticated(SIGN_COUNT_MESSAGE, "SIGN_COUNT_REGRESSION");
+  }
+  await data.put("authenticators", { ...authenticator, signCount: update.signCount });
+}
+
 /** Authenticates a request by its stamp. Every refusal is `UNAUTHENTICATED` with a Turnkey reason. */
-export async function authenticate(data: DataReader, input: AuthenticationInput): Promise<Principal> {
+export async function authenticate(data: DataReader, input: AuthenticationInput): Promise<Authentication> {
   const { apiKey, webauthn } = input.stamps;
   if (apiKey !== undefined && webauthn !== undefined) {
     throw unauthenticated("a request carries one stamp: X-Stamp or X-Stamp-Webauthn, not both", "MALFORMED_STAMP");
   }
-  if (apiKey !== undefined) return authenticateApiKey(data, apiKey, input);
-  if (webauthn !== undefined) {
-    throw unauthenticated("passkey stamps need a registered authenticator", "CREDENTIAL_NOT_FOUND");
-  }
+  if (apiKey !== undefined) return { principal: await authenticateApiKey(data, apiKey, input) };
+  if (webauthn !== undefined) return authenticateWebauthn(data, webauthn, input);
   throw unauthenticated(
     "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)",
     "MISSING_STAMP",
