@@ -1,7 +1,9 @@
 /**
  * The submit pipeline: parse → liveness → fingerprint and idempotency → organization scope → decision →
- * execute → record. The handler's writes and the activity record commit in one transaction; a handler
- * that throws leaves storage as it was, and the FAILED activity is then recorded on its own.
+ * execute → record. The handler's writes, the activity record and its decision record commit in one
+ * transaction; a handler that throws, or a decision that denies, leaves storage as it was, and the FAILED
+ * activity is then recorded on its own with its decision. Votes (`approve_activity`, `reject_activity`)
+ * take their own path (`voting.ts`).
  *
  * @module
  */
@@ -9,20 +11,22 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as v from "valibot";
 import { CustodyError, type ErrorCode } from "../errors.js";
-import type { ActivityContext, ActivityOperation, ActivityVersion } from "../operations/define.js";
+import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { id } from "../operations/schema.js";
 import type { Store } from "../storage/store.js";
 import type { ActivityResponse } from "../wire/types.js";
 import { assertMaySubmit } from "./access.js";
 import { DataWriter } from "./data.js";
-import { decide } from "./decision.js";
+import { decideActivity, denialError, evaluationRecord } from "./decision.js";
+import { asCustodyError, execute, voteOf } from "./execution.js";
 import type { IdGenerator } from "./ids.js";
 import type { Principal } from "./principal.js";
 import type { Clock, RandomSource } from "./random.js";
-import type { ActivityRecord } from "./records.js";
+import type { ActivityRecord, PolicyEvaluationRecord } from "./records.js";
 import { renderActivity } from "./render.js";
 import type { EngineServices } from "./services.js";
 import { parseWith } from "./validate.js";
+import { castVote } from "./voting.js";
 
 /** What the pipeline needs from the engine. */
 export interface PipelineCore {
@@ -93,6 +97,18 @@ export function fingerprintOf(bodyText: string): string {
   return `sha256:${bytesToHex(sha256(utf8ToBytes(bodyText)))}`;
 }
 
+/** A submission that passed parsing and liveness: what the activity and vote paths work from. */
+export interface AcceptedSubmission {
+  readonly operation: ActivityOperation;
+  readonly version: ActivityVersion;
+  readonly parameters: unknown;
+  readonly organizationId: string;
+  readonly bodyText: string;
+  readonly fingerprint: string;
+  readonly principal: Principal;
+  readonly now: number;
+}
+
 /** Rebuilds the error a FAILED activity answered with, for an idempotent resubmission. */
 function replayFailure(activity: ActivityRecord): CustodyError {
   const failure = activity.failure;
@@ -105,18 +121,6 @@ function replayFailure(activity: ActivityRecord): CustodyError {
   });
 }
 
-/** The user the parameters act on, for the self-credential rule. */
-function targetUserOf(parameters: unknown): string | undefined {
-  const userId = (parameters as { userId?: unknown }).userId;
-  return typeof userId === "string" ? userId : undefined;
-}
-
-function asCustodyError(error: unknown): CustodyError {
-  if (error instanceof CustodyError) return error;
-  // Unknown errors may carry anything in their message, so the record and the caller get a generic one.
-  return new CustodyError("INTERNAL", "internal error while executing the activity", {}, { cause: error });
-}
-
 /** Runs one submission through the pipeline and returns the wire response. */
 export async function submitActivity(core: PipelineCore, submission: Submission): Promise<ActivityResponse> {
   const { operation, bodyText, principal } = submission;
@@ -125,100 +129,105 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
   const parameters = parseWith(version.parameters, request.parameters, "parameters");
   const now = core.clock();
   assertLive(request.timestampMs, now, core.services);
-  const fingerprint = fingerprintOf(bodyText);
+  const accepted: AcceptedSubmission = {
+    operation,
+    version,
+    parameters,
+    organizationId: request.organizationId,
+    bodyText,
+    fingerprint: fingerprintOf(bodyText),
+    principal,
+    now,
+  };
+  return operation.vote === undefined ? runActivity(core, accepted) : castVote(core, accepted, operation.vote);
+}
 
+/** The answer to a body seen before: the same activity, or the same failure. */
+async function replay(data: DataWriter, existingId: string, principal: Principal): Promise<ActivityResponse> {
+  const existing = await data.require("activities", existingId, "activity");
+  if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
+  return { activity: await renderActivity(data, existing, principal.userId) };
+}
+
+async function runActivity(core: PipelineCore, submission: AcceptedSubmission): Promise<ActivityResponse> {
+  const { operation, version, parameters, principal, fingerprint, now } = submission;
   // Set once the activity exists in principle: from then on a failure is recorded, not just thrown.
-  let draft: ActivityRecord | undefined;
+  let failed: { draft: ActivityRecord; evaluation?: PolicyEvaluationRecord } | undefined;
   try {
     return await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
-      if (existingId !== undefined) {
-        const existing = await data.require("activities", existingId, "activity");
-        if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
-        return { activity: await renderActivity(data, existing, principal.userId) };
-      }
+      if (existingId !== undefined) return replay(data, existingId, principal);
       const organization = await data.require(
         "organizations",
-        request.organizationId,
+        submission.organizationId,
         "organization",
         "organizationId",
       );
       assertMaySubmit(principal, organization, operation.access);
       await data.require("users", principal.userId, "user");
 
-      const activityId = core.ids.next();
-      draft = {
-        id: activityId,
+      const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", submission.bodyText, core.ids.next(), now);
+      const draft: ActivityRecord = {
+        id: core.ids.next(),
         organizationId: organization.id,
         status: "ACTIVITY_STATUS_CREATED",
         type: version.type,
         operation: operation.path,
         intent: { [version.intent]: parameters },
         result: null,
-        votes: [
-          {
-            id: core.ids.next(),
-            userId: principal.userId,
-            selection: "VOTE_SELECTION_APPROVED",
-            message: bodyText,
-            publicKey: principal.credential.publicKey,
-            signature: principal.credential.signature,
-            scheme: principal.credential.scheme,
-            createdAtMs: now,
-          },
-        ],
+        votes: [vote],
         fingerprint,
         failure: null,
         createdAtMs: now,
         updatedAtMs: now,
       };
+      failed = { draft };
 
-      const decision = decide({
+      const governing =
+        principal.organizationId === organization.id
+          ? organization
+          : await data.require("organizations", principal.organizationId, "organization");
+      const decision = await decideActivity({
+        data,
         organization,
-        policy: operation.policy,
-        approverIds: [principal.userId],
-        targetUserId: targetUserOf(parameters),
+        governing,
+        operation,
+        version,
+        parameters,
+        votes: draft.votes,
+        submitter: principal,
+        now,
       });
-      if (decision.outcome === "DENY") {
-        throw new CustodyError("PERMISSION_DENIED", `activity ${activityId} was denied: ${decision.reason}`, {
-          reason: "POLICY_DENIED",
-        });
-      }
-      const activity: ActivityRecord = { ...draft };
+      const evaluation = evaluationRecord(decision, { id: core.ids.next(), activity: draft, voteId: vote.id, now });
+      failed.evaluation = evaluation;
+      if (decision.outcome === "DENY") throw denialError(draft, decision);
+
+      let activity: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
       if (decision.outcome === "ALLOW") {
-        const context: ActivityContext = {
-          data,
-          principal,
-          organization,
-          activityId,
-          now,
-          newId: () => core.ids.next(),
-          random: core.random,
-          services: core.services,
-        };
-        const result = await operation.handler(context, parameters, version);
-        activity.status = "ACTIVITY_STATUS_COMPLETED";
-        activity.result = version.result === null ? null : { [version.result]: result };
-      } else {
-        activity.status = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+        const run = { operation, version, parameters, principal, organization, activityId: draft.id, now };
+        activity = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result: await execute(core, data, run) };
       }
       await data.put("activities", activity);
+      await data.put("policyEvaluations", evaluation);
       return { activity: await renderActivity(data, activity, principal.userId) };
     });
   } catch (thrown) {
-    if (!draft) throw thrown;
+    if (!failed) throw thrown;
+    const { draft, evaluation } = failed;
     const error = asCustodyError(thrown);
-    const failed = { ...draft, status: "ACTIVITY_STATUS_FAILED" as const, failure: error.toRpcStatus() };
+    const activity = { ...draft, status: "ACTIVITY_STATUS_FAILED" as const, failure: error.toRpcStatus() };
     await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
       // A concurrent identical submission may have recorded the activity meanwhile: it stands.
-      if ((await data.lookup("activityByFingerprint", fingerprint)) === undefined) await data.put("activities", failed);
+      if ((await data.lookup("activityByFingerprint", fingerprint)) !== undefined) return;
+      await data.put("activities", activity);
+      if (evaluation) await data.put("policyEvaluations", evaluation);
     });
     throw new CustodyError(
       error.code,
       error.message,
-      { ...error.details, activityId: failed.id, fingerprint },
+      { ...error.details, activityId: activity.id, fingerprint },
       { cause: error.cause },
     );
   }

@@ -20,10 +20,11 @@ import {
   signRawPayloads,
 } from "../crypto/sign/index.js";
 import { addressRecordId, type DataReader } from "../engine/data.js";
+import { privateKeyPolicyData, walletAccountTarget } from "../engine/policy-targets.js";
 import type { PrivateKeyRecord, WalletAccountRecord } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
 import { notFound } from "../errors.js";
-import { defineActivity } from "./define.js";
+import { defineActivity, type PolicyTargetData } from "./define.js";
 import { privateKeyContext } from "./private-keys.js";
 import { walletSeed } from "./wallets.js";
 
@@ -48,6 +49,24 @@ export async function resolveSigningTarget(
   const privateKey = await data.get("privateKeys", privateKeyId);
   if (privateKey && privateKey.organizationId === organizationId) return { kind: "privateKey", privateKey };
   throw notFound("signing key", signWith, field);
+}
+
+/**
+ * What a signing activity shows policies: `wallet` and `wallet_account` for an account, `private_key` for a
+ * key. An unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
+ */
+async function signingPolicyTarget(
+  data: DataReader,
+  organizationId: string,
+  signWith: string,
+): Promise<PolicyTargetData> {
+  const target = await resolveSigningTarget(data, organizationId, signWith, "parameters.signWith").catch(
+    () => undefined,
+  );
+  if (!target) return {};
+  return target.kind === "walletAccount"
+    ? walletAccountTarget(data, target.account)
+    : { private_key: privateKeyPolicyData(target.privateKey) };
 }
 
 /** The cached prepared signer of a target, deriving or unsealing its private key on a miss. */
@@ -101,6 +120,9 @@ export const signRawPayloadOperation = defineActivity({
     },
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params) {
+    return signingPolicyTarget(context.data, context.organization.id, params.signWith);
+  },
   async handler(context, params) {
     const target = await resolveSigningTarget(
       context.data,
@@ -144,6 +166,9 @@ export const signRawPayloadsOperation = defineActivity({
     },
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params) {
+    return signingPolicyTarget(context.data, context.organization.id, params.signWith);
+  },
   async handler(context, params) {
     const target = await resolveSigningTarget(
       context.data,

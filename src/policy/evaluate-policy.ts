@@ -23,7 +23,15 @@ import { EvaluationBudget, type EvaluationScope, evaluateNode } from "./evaluato
 import { expressionError } from "./expression-errors.js";
 import { parseExpression } from "./parser.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
-import type { Evaluation, EvaluationError, Policy, PolicyContext, PolicyExpressionField } from "./types.js";
+import type {
+  Evaluation,
+  EvaluationError,
+  Policy,
+  PolicyContext,
+  PolicyCredential,
+  PolicyExpressionField,
+  PolicyUser,
+} from "./types.js";
 import { toValue } from "./values.js";
 
 /** Whether an expression field is absent: `undefined`, `null` or only whitespace. */
@@ -137,6 +145,32 @@ export function evaluatePolicy(policy: Policy, context: PolicyContext): Evaluati
     return record("OUTCOME_REQUIRES_CONSENSUS");
   }
   return record("OUTCOME_DENY_IMPLICIT");
+}
+
+/**
+ * Whether a consensus expression could count `voter`, voting with `credentials`, as one of its approvers:
+ * true when the voter (or one of those credentials) satisfies the body of some quantifier over
+ * `approvers` or `credentials`, or when the consensus has no such quantifier (`approvers.count() >= 2`
+ * counts anyone). This is the rule that lets a user named in a consensus vote on an activity it holds, and
+ * refuses a vote no consensus could use. A consensus that does not parse counts no one; a blank one
+ * accepts any approver.
+ */
+export function consensusCouldCount(
+  consensus: string | null | undefined,
+  voter: PolicyUser,
+  credentials: readonly PolicyCredential[] = [],
+): boolean {
+  if (isBlank(consensus)) return true;
+  let expr: Expr;
+  try {
+    expr = parseExpression(consensus);
+  } catch (error) {
+    if (isCustodyError(error)) return false;
+    throw error;
+  }
+  // Only the voter is in scope, so a quantifier body is judged for this voter alone.
+  const session = new PolicySession({ activity: { type: "" }, approvers: [voter], credentials });
+  return session.someApproverCounts(expr, consensus);
 }
 
 /**

@@ -7,6 +7,7 @@
  * - {@link validatePolicyExpressions} refuses, when a policy is written, expressions that cannot work,
  *   with the field and character position at fault.
  * - {@link conditionFromSelectors} turns the older selector policies into a condition.
+ * - {@link consensusCouldCount} says whether a consensus could count a given voter (who may vote).
  *
  * Every failure is a `CustodyError`; `details.reason` is one of {@link PolicyErrorReason}.
  *
@@ -29,7 +30,7 @@
  */
 
 export { decide, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "./decide.js";
-export { evaluateExpression, evaluatePolicy } from "./evaluate-policy.js";
+export { consensusCouldCount, evaluateExpression, evaluatePolicy } from "./evaluate-policy.js";
 export { MAX_EVALUATION_STEPS } from "./evaluator.js";
 export type { PolicyErrorReason } from "./expression-errors.js";
 export { POLICY_KEYWORDS } from "./keywords.js";

@@ -1,0 +1,95 @@
+/**
+ * The pieces of running an activity that submission and voting share: the vote a stamp casts, the
+ * submitter acting again when a later vote completes their activity, and calling a row's handler.
+ *
+ * @module
+ */
+import { CustodyError } from "../errors.js";
+import type { ActivityContext, ActivityOperation, ActivityVersion } from "../operations/define.js";
+import type { DataReader, DataWriter } from "./data.js";
+import type { Principal } from "./principal.js";
+import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
+import type { PipelineCore } from "./submit.js";
+
+/** The vote `principal` casts by stamping `message` (the exact request body). */
+export function voteOf(
+  principal: Principal,
+  selection: VoteSelection,
+  message: string,
+  id: string,
+  now: number,
+): VoteRecord {
+  const { credential } = principal;
+  return {
+    id,
+    userId: principal.userId,
+    selection,
+    message,
+    publicKey: credential.publicKey,
+    signature: credential.signature,
+    scheme: credential.scheme,
+    credential: { kind: credential.kind, id: credential.id, type: credential.type },
+    createdAtMs: now,
+  };
+}
+
+/**
+ * The submitter of `activity`, as the principal its handler runs for when a later vote completes it: the
+ * user and credential of the first vote. A submitter deleted meanwhile cannot act any more.
+ */
+export async function submitterOf(data: DataReader, activity: ActivityRecord): Promise<Principal> {
+  const first = activity.votes[0];
+  const user = first && (await data.get("users", first.userId));
+  if (!first || !user) {
+    throw new CustodyError("FAILED_PRECONDITION", `the submitter of activity ${activity.id} no longer exists`, {
+      reason: "SUBMITTER_NOT_FOUND",
+      activityId: activity.id,
+    });
+  }
+  return {
+    userId: user.id,
+    organizationId: user.organizationId,
+    credential: { ...first.credential, publicKey: first.publicKey, scheme: first.scheme, signature: first.signature },
+  };
+}
+
+/** What running a handler needs. */
+export interface Execution {
+  readonly operation: ActivityOperation;
+  readonly version: ActivityVersion;
+  readonly parameters: unknown;
+  readonly principal: Principal;
+  readonly organization: OrganizationRecord;
+  readonly activityId: string;
+  readonly now: number;
+}
+
+/** Runs the row's handler in `data`'s transaction and returns the activity's `result` (`{<member>: ...}`). */
+export async function execute(
+  core: PipelineCore,
+  data: DataWriter,
+  run: Execution,
+): Promise<Record<string, unknown> | null> {
+  const { operation, version } = run;
+  if (!operation.handler) {
+    throw new CustodyError("INTERNAL", `activity ${version.type} has no handler`, { activityId: run.activityId });
+  }
+  const context: ActivityContext = {
+    data,
+    principal: run.principal,
+    organization: run.organization,
+    activityId: run.activityId,
+    now: run.now,
+    newId: () => core.ids.next(),
+    random: core.random,
+    services: core.services,
+  };
+  const result = await operation.handler(context, run.parameters, version);
+  return version.result === null ? null : { [version.result]: result };
+}
+
+/** A thrown value as a `CustodyError`; unknown errors may carry anything in their message, so they become a generic one. */
+export function asCustodyError(error: unknown): CustodyError {
+  if (error instanceof CustodyError) return error;
+  return new CustodyError("INTERNAL", "internal error while executing the activity", {}, { cause: error });
+}

@@ -1,0 +1,143 @@
+/**
+ * The policy context of an activity (policy-language spec §2): the keyword roots its policies are judged
+ * with, built from the operation row, the validated parameters, the votes so far and the store.
+ *
+ * - `activity`: `type`, `kind` (the version-free name; none for root-quorum-only types), `resource` and
+ *   `action` from the row, and `params`: only the parameters the spec exposes for the kind, snake_cased.
+ * - `approvers`: the users who approved so far, the submitter first, with their tag ids.
+ * - `credentials`: the credentials those approvals were stamped with.
+ * - the target keywords (`wallet`, `wallet_account`, `private_key`, `eth`, ...) from the row's
+ *   `policyTarget`, when it has one.
+ * - `time.now`: the engine clock's reading for this decision.
+ *
+ * @module
+ */
+import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
+import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
+import type { PolicyActivity, PolicyContext, PolicyCredential, PolicyData, PolicyUser } from "../policy/types.js";
+import type { DataReader } from "./data.js";
+import type { Principal } from "./principal.js";
+import type { OrganizationRecord, UserRecord, VoteRecord } from "./records.js";
+
+/**
+ * The parameters `activity.params` exposes, per activity kind (spec §2 "activity.params"). Every other
+ * parameter is a missing field to a policy. The credential kinds past the API keys are custodian's
+ * addition: they expose `user_id` too, so the implicit permission to manage one's own credentials covers
+ * passkeys and OAuth providers as well as API keys.
+ */
+const EXPOSED_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
+  SIGN_RAW_PAYLOAD: ["hash_function", "encoding"],
+  SIGN_RAW_PAYLOADS: ["hash_function", "encoding"],
+  SIGN_TRANSACTION: ["type"],
+  DELETE_USERS: ["user_ids"],
+  CREATE_API_KEYS: ["user_id"],
+  DELETE_API_KEYS: ["user_id", "api_key_ids"],
+  CREATE_AUTHENTICATORS: ["user_id"],
+  DELETE_AUTHENTICATORS: ["user_id"],
+  CREATE_OAUTH_PROVIDERS: ["user_id"],
+  DELETE_OAUTH_PROVIDERS: ["user_id"],
+  EXPORT_WALLET: ["target_public_key"],
+  EXPORT_WALLET_ACCOUNT: ["target_public_key"],
+  EXPORT_PRIVATE_KEY: ["target_public_key"],
+  UPDATE_WALLET: ["wallet_id"],
+  INIT_OTP_AUTH: ["otp_length"],
+  OTP_LOGIN: ["session_profile_id"],
+  STAMP_LOGIN: ["session_profile_id"],
+  OAUTH_LOGIN: ["session_profile_id"],
+  UPDATE_WEBHOOK_ENDPOINT: ["endpoint_id"],
+  DELETE_WEBHOOK_ENDPOINT: ["endpoint_id"],
+};
+
+/** The version-free name of an activity type: `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` → `SIGN_TRANSACTION`. */
+export function activityKind(type: string): string {
+  return type.replace(/^ACTIVITY_TYPE_/, "").replace(/_V[0-9]+$/, "");
+}
+
+/** `hash_function` → `hashFunction`: the wire name of an exposed parameter. */
+function wireName(policyName: string): string {
+  return policyName.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The `activity.params` of an activity: its exposed parameters that were given, under their policy names. */
+export function exposedParameters(kind: string, parameters: unknown): Record<string, PolicyData> {
+  const given = (parameters ?? {}) as Record<string, unknown>;
+  const exposed: Record<string, PolicyData> = {};
+  for (const name of EXPOSED_PARAMETERS[kind] ?? []) {
+    const value = given[wireName(name)];
+    // Validated parameters are JSON data, which is what the policy language reads.
+    if (value !== undefined) exposed[name] = value as PolicyData;
+  }
+  return exposed;
+}
+
+/** The `activity` keyword. Root-quorum-only activities have no kind, and rows without a policy target no resource. */
+export function policyActivity(
+  operation: ActivityOperation,
+  version: ActivityVersion,
+  parameters: unknown,
+): PolicyActivity {
+  const kind = activityKind(version.type);
+  return {
+    type: version.type,
+    ...(ROOT_QUORUM_ONLY_ACTIVITY_TYPES.includes(version.type) ? {} : { kind }),
+    ...(operation.policy === null ? {} : { resource: operation.policy.resource, action: operation.policy.action }),
+    params: exposedParameters(kind, parameters),
+  };
+}
+
+/** A user as the `approvers` keyword shows it. */
+export function policyUserOf(user: UserRecord): PolicyUser {
+  return { id: user.id, email: user.userEmail ?? "", alias: user.userName, tags: [...user.tagIds] };
+}
+
+/** The credential a vote was stamped with, as the `credentials` keyword shows it. */
+export function policyCredentialOf(vote: Pick<VoteRecord, "userId" | "publicKey" | "credential">): PolicyCredential {
+  const { credential } = vote;
+  return {
+    id: credential.id ?? "",
+    user_id: vote.userId,
+    type: credential.type,
+    // A passkey stamp names its credential id where an API key stamp names its public key.
+    ...(credential.kind === "authenticator"
+      ? { credential_id: vote.publicKey, public_key: "" }
+      : { public_key: vote.publicKey }),
+  };
+}
+
+/** What {@link buildPolicyContext} reads. */
+export interface PolicyContextInput {
+  readonly data: DataReader;
+  readonly organization: OrganizationRecord;
+  readonly operation: ActivityOperation;
+  readonly version: ActivityVersion;
+  /** The validated parameters. */
+  readonly parameters: unknown;
+  /** Every vote so far, the submitter's first; only approvals make approvers. */
+  readonly votes: readonly VoteRecord[];
+  /** The submitter, for the row's `policyTarget`. */
+  readonly submitter: Principal;
+  /** The engine clock's reading for this decision (ms). */
+  readonly now: number;
+}
+
+/** Builds the keyword roots an activity's policies are judged with. */
+export async function buildPolicyContext(input: PolicyContextInput): Promise<PolicyContext> {
+  const { data, organization, operation, version, parameters } = input;
+  const approvals = input.votes.filter((vote) => vote.selection === "VOTE_SELECTION_APPROVED");
+  const approvers: PolicyUser[] = [];
+  for (const vote of approvals) {
+    const user = await data.get("users", vote.userId);
+    // An approver deleted since still approved; they are shown by id, with no tags.
+    approvers.push(user ? policyUserOf(user) : { id: vote.userId, tags: [] });
+  }
+  const target = operation.policyTarget
+    ? await operation.policyTarget({ data, organization, principal: input.submitter }, parameters, version)
+    : {};
+  return {
+    ...target,
+    activity: policyActivity(operation, version, parameters),
+    approvers,
+    credentials: approvals.map(policyCredentialOf),
+    time: { now: new Date(input.now) },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Votes on a pending activity: `approve_activity` and `reject_activity` name their target by fingerprint
+ * (policy-language spec §3 "Votes", decisions 13–15; wire spec §4 "approve/reject").
+ *
+ * A vote is refused, changing nothing, when the target is not pending, when the voter has voted on it
+ * already, or when neither the root quorum nor a consensus the last decision left open could count the
+ * voter. An accepted approval re-runs the decision with the approvers so far: ALLOW runs the target's
+ * handler in the same transaction and records its result, DENY fails it, otherwise it keeps waiting. An
+ * accepted rejection is final. Each vote is recorded as an activity of its own, and the answer is the
+ * target activity as it now stands.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { CustodyError } from "../errors.js";
+import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
+import { operationByUrlPath } from "../operations/table.js";
+import type { ActivityResponse } from "../wire/types.js";
+import { assertMaySubmit } from "./access.js";
+import type { DataReader } from "./data.js";
+import { DataWriter } from "./data.js";
+import { type ActivityDecision, decideActivity, denialError, evaluationRecord, voterCanCount } from "./decision.js";
+import { asCustodyError, execute, submitterOf, voteOf } from "./execution.js";
+import { policyCredentialOf } from "./policy-context.js";
+import type { Principal } from "./principal.js";
+import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
+import { renderActivity } from "./render.js";
+import type { AcceptedSubmission, PipelineCore } from "./submit.js";
+import { parseWith } from "./validate.js";
+
+/** The target's handler failed: its writes are rolled back with the transaction, then the failure is recorded. */
+class TargetHandlerFailed extends Error {
+  constructor(readonly error: CustodyError) {
+    super(error.message);
+  }
+}
+
+/** Casts one vote. See the module comment. */
+export async function castVote(
+  core: PipelineCore,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+): Promise<ActivityResponse> {
+  try {
+    return await core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection));
+  } catch (thrown) {
+    if (!(thrown instanceof TargetHandlerFailed)) throw thrown;
+    return core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection, thrown.error));
+  }
+}
+
+/** The answer to a vote body seen before: its target as it now stands. */
+async function replayVote(data: DataReader, vote: ActivityRecord, principal: Principal): Promise<ActivityResponse> {
+  const target = await findTarget(data, vote.organizationId, fingerprintOf(vote));
+  return { activity: await renderActivity(data, target, principal.userId) };
+}
+
+const voteIntent = v.object({ fingerprint: v.string() });
+
+function fingerprintOf(vote: ActivityRecord): string {
+  return v.parse(voteIntent, Object.values(vote.intent)[0]).fingerprint;
+}
+
+async function findTarget(data: DataReader, organizationId: string, fingerprint: string): Promise<ActivityRecord> {
+  const targetId = await data.lookup("activityByFingerprint", fingerprint);
+  const target = targetId === undefined ? undefined : await data.get("activities", targetId);
+  // An activity of another organization is reported the same way as none at all.
+  if (!target || target.organizationId !== organizationId) {
+    throw new CustodyError("NOT_FOUND", `no activity found with fingerprint ${fingerprint}`, {
+      field: "parameters.fingerprint",
+      reason: "ACTIVITY_NOT_FOUND",
+    });
+  }
+  return target;
+}
+
+function refuse(message: string, reason: string, target: ActivityRecord): CustodyError {
+  return new CustodyError("PERMISSION_DENIED", message, {
+    field: "parameters.fingerprint",
+    reason,
+    activityId: target.id,
+  });
+}
+
+/** The row, version and validated parameters the target was submitted with (kept in its intent). */
+function targetRequest(target: ActivityRecord): {
+  operation: ActivityOperation;
+  version: ActivityVersion;
+  parameters: unknown;
+} {
+  const operation = operationByUrlPath(`/public/v1/submit/${target.operation}`);
+  const version = operation?.kind === "activity" ? operation.versions.find((c) => c.type === target.type) : undefined;
+  if (operation?.kind !== "activity" || !version) {
+    throw new CustodyError("INTERNAL", `activity ${target.id} has a type this engine no longer serves`, {
+      activityId: target.id,
+      type: target.type,
+    });
+  }
+  return { operation, version, parameters: parseWith(version.parameters, target.intent[version.intent], "parameters") };
+}
+
+async function applyVote(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+  handlerFailure?: CustodyError,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
+  const existingId = await data.lookup("activityByFingerprint", submission.fingerprint);
+  if (existingId !== undefined) {
+    return replayVote(data, await data.require("activities", existingId, "activity"), principal);
+  }
+  const organization = await data.require("organizations", submission.organizationId, "organization", "organizationId");
+  assertMaySubmit(principal, organization, submission.operation.access);
+  await data.require("users", principal.userId, "user");
+  const { fingerprint } = v.parse(voteIntent, submission.parameters);
+  const target = await findTarget(data, organization.id, fingerprint);
+
+  if (target.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+    throw refuse(`activity ${target.id} is ${target.status} and takes no more votes`, "ACTIVITY_NOT_PENDING", target);
+  }
+  if (target.votes.some((vote) => vote.userId === principal.userId)) {
+    throw refuse(`user ${principal.userId} has already voted on activity ${target.id}`, "ALREADY_VOTED", target);
+  }
+  const vote = voteOf(principal, selection, submission.bodyText, core.ids.next(), now);
+  if (!(await voterCanCount(data, target, principal.userId, [policyCredentialOf(vote)]))) {
+    throw refuse(
+      `no root quorum or pending consensus of activity ${target.id} can count a vote from user ${principal.userId}`,
+      "VOTER_NOT_COUNTED",
+      target,
+    );
+  }
+
+  const request = targetRequest(target);
+  const votes = [...target.votes, vote];
+  const submitter = await submitterOf(data, target);
+  const governing = await data.require("organizations", submitter.organizationId, "organization");
+  const decision = await decideActivity({ data, organization, governing, ...request, votes, submitter, now });
+  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
+  let updated: ActivityRecord;
+  let record: Parameters<typeof evaluationRecord>[0] = decision;
+  if (selection === "VOTE_SELECTION_REJECTED") {
+    updated = { ...voted, status: "ACTIVITY_STATUS_REJECTED" };
+    record = rejection(decision);
+  } else if (decision.outcome === "ALLOW") {
+    updated = await complete(core, data, voted, { ...request, organization, submitter, now }, handlerFailure);
+  } else if (decision.outcome === "DENY") {
+    updated = { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: denialError(target, decision).toRpcStatus() };
+  } else {
+    updated = voted;
+  }
+
+  await data.put("activities", updated);
+  await data.put(
+    "policyEvaluations",
+    evaluationRecord(record, { id: core.ids.next(), activity: target, voteId: vote.id, now }),
+  );
+  await data.put("activities", ownRecord(core, submission, organization, vote));
+  return { activity: await renderActivity(data, updated, principal.userId) };
+}
+
+/** The decision record of a rejection: every policy that was still waiting for votes shows OUTCOME_REJECTED. */
+function rejection(decision: ActivityDecision): Parameters<typeof evaluationRecord>[0] {
+  const rejectedBy = new Set(decision.openConsensus.map((open) => open.policyId));
+  return {
+    outcome: "REJECTED",
+    reason: "REJECTED_BY_VOTE",
+    evaluations: decision.evaluations.map((evaluation) =>
+      evaluation.policyId !== undefined && rejectedBy.has(evaluation.policyId)
+        ? { ...evaluation, outcome: "OUTCOME_REJECTED" as const }
+        : evaluation,
+    ),
+    // Nothing is open any more: the rejection is final.
+    openConsensus: [],
+  };
+}
+
+/** Runs the target's handler for its submitter; a failure is thrown out so the transaction rolls back. */
+async function complete(
+  core: PipelineCore,
+  data: DataWriter,
+  voted: ActivityRecord,
+  run: ReturnType<typeof targetRequest> & { organization: OrganizationRecord; submitter: Principal; now: number },
+  handlerFailure: CustodyError | undefined,
+): Promise<ActivityRecord> {
+  if (handlerFailure) return { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: handlerFailure.toRpcStatus() };
+  let result: Record<string, unknown> | null;
+  try {
+    result = await execute(core, data, { ...run, principal: run.submitter, activityId: voted.id });
+  } catch (error) {
+    throw new TargetHandlerFailed(asCustodyError(error));
+  }
+  return { ...voted, status: "ACTIVITY_STATUS_COMPLETED", result };
+}
+
+/** The vote's own activity: completed, with the voter's vote; its fingerprint makes the vote idempotent. */
+function ownRecord(
+  core: PipelineCore,
+  submission: AcceptedSubmission,
+  organization: OrganizationRecord,
+  vote: VoteRecord,
+): ActivityRecord {
+  const { version, now } = submission;
+  return {
+    id: core.ids.next(),
+    organizationId: organization.id,
+    status: "ACTIVITY_STATUS_COMPLETED",
+    type: version.type,
+    operation: submission.operation.path,
+    intent: { [version.intent]: submission.parameters },
+    result: null,
+    votes: [{ ...vote, id: core.ids.next() }],
+    fingerprint: submission.fingerprint,
+    failure: null,
+    createdAtMs: now,
+    updatedAtMs: now,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Fixtures for the policy and approval tests: an organization with one root user and named non-root
+ * members, each holding a P-256 API key, created through the engine's own operations.
+ */
+import { expect } from "vitest";
+import { type CustodyEngine, type CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "./engine.js";
+
+export interface Member {
+  userId: string;
+  key: ApiKeyPair;
+  /** The engine acting as this member. */
+  as: CustodyEngine;
+}
+
+/** An organization whose root user (quorum 1 of 1) created `names` as ordinary members. */
+export async function organizationWithMembers<const N extends string>(
+  names: readonly N[],
+  options: CustodyEngineOptions = {},
+) {
+  const fixture = await engineWithOrganization(options);
+  const { engine, root, organizationId } = fixture;
+  const keys = names.map(() => p256KeyPair());
+  if (names.length === 0) return { ...fixture, members: {} as Record<N, Member> };
+  const { activity } = await root.createUsers({
+    organizationId,
+    parameters: {
+      users: names.map((userName, i) => ({
+        userName,
+        apiKeys: [{ apiKeyName: userName, publicKey: keys[i]!.publicKey, curveType: "API_KEY_CURVE_P256" as const }],
+        authenticators: [],
+        oauthProviders: [],
+        userTags: [],
+      })),
+    },
+  });
+  const { userIds } = activity.result!.createUsersResult as { userIds: string[] };
+  const members = Object.fromEntries(
+    names.map((name, i) => [name, { userId: userIds[i]!, key: keys[i]!, as: engine.as({ userId: userIds[i]! }) }]),
+  ) as Record<N, Member>;
+  return { ...fixture, members };
+}
+
+/** Creates a user tag on `userIds` (as the root user) and returns its id. */
+export async function tagUsers(root: CustodyEngine, organizationId: string, userTagName: string, userIds: string[]) {
+  const { activity } = await root.createUserTag({ organizationId, parameters: { userTagName, userIds } });
+  return (activity.result!.createUserTagResult as { userTagId: string }).userTagId;
+}
+
+/** Creates a V3 policy (as the root user) and returns its id. */
+export async function addPolicy(
+  root: CustodyEngine,
+  organizationId: string,
+  policy: {
+    policyName: string;
+    effect: "EFFECT_ALLOW" | "EFFECT_DENY";
+    condition?: string;
+    consensus?: string;
+    time?: string;
+  },
+) {
+  const { activity } = await root.createPolicy({ organizationId, parameters: { notes: "", ...policy } });
+  return (activity.result!.createPolicyResult as { policyId: string }).policyId;
+}
+
+/** `create_wallet` parameters with one Ethereum account. */
+export function walletParameters(walletName: string) {
+  return {
+    walletName,
+    accounts: [
+      {
+        curve: "CURVE_SECP256K1" as const,
+        pathFormat: "PATH_FORMAT_BIP32" as const,
+        path: "m/44'/60'/0'/0/0",
+        addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
+      },
+    ],
+  };
+}
+
+/** Awaits a refusal and checks its code (and reason, when given). */
+export async function refusal(promise: Promise<unknown>, code: string, reason?: string): Promise<CustodyError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a CustodyError, got success");
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CustodyError);
+  const custody = error as CustodyError;
+  expect(custody.code, custody.message).toBe(code);
+  if (reason !== undefined) expect(custody.details.reason, custody.message).toBe(reason);
+  return custody;
+}
