@@ -1,0 +1,222 @@
+/**
+ * Webhook endpoints: `create_webhook_endpoint`, `update_webhook_endpoint`, `delete_webhook_endpoint` and
+ * the query `list_webhook_endpoints` (docs `features/webhooks/overview.mdx`). An endpoint receives the
+ * `ACTIVITY_UPDATES` of its organization and, for a parent's endpoint, of every sub-organization, while it
+ * and its subscription are active. URLs follow the engine's URL rules (`webhooks/url-policy.ts`).
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { DataReader } from "../engine/data.js";
+import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../engine/records.js";
+import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { ACTIVITY_UPDATES } from "../webhooks/targets.js";
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../webhooks/url-policy.js";
+import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
+import { id, list, name } from "./schema.js";
+
+/** Endpoints per organization: custodian's bound (the hosted service documents none). */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+
+/** The event types Turnkey documents. Only `ACTIVITY_UPDATES` has events in custodian. */
+const DOCUMENTED_EVENT_TYPES = [
+  ACTIVITY_UPDATES,
+  "BALANCE_CONFIRMED_UPDATES",
+  "BALANCE_FINALIZED_UPDATES",
+  "SEND_TRANSACTION_STATUS_UPDATES",
+];
+
+const url = v.pipe(
+  v.string(),
+  v.minLength(1, "must not be empty"),
+  v.maxLength(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
+);
+
+const subscriptionParams = v.object({
+  eventType: v.pipe(v.string(), v.maxLength(64, "must be at most 64 characters")),
+  filtersJson: v.optional(v.pipe(v.string(), v.maxLength(4096, "must be at most 4096 characters"))),
+  isActive: v.optional(v.boolean()),
+});
+
+/** `v1WebhookEndpointData`. */
+export interface WebhookEndpointData {
+  endpointId: string;
+  organizationId: string;
+  url: string;
+  name: string;
+  isActive: boolean;
+  subscriptions: { eventType: string; filtersJson?: string; isActive: boolean }[];
+}
+
+export function renderWebhookEndpoint(endpoint: WebhookEndpointRecord): WebhookEndpointData {
+  return {
+    endpointId: endpoint.id,
+    organizationId: endpoint.organizationId,
+    url: endpoint.url,
+    name: endpoint.name,
+    isActive: endpoint.isActive,
+    subscriptions: endpoint.subscriptions.map((subscription) => ({
+      eventType: subscription.eventType,
+      ...(subscription.filtersJson !== null ? { filtersJson: subscription.filtersJson } : {}),
+      isActive: subscription.isActive,
+    })),
+  };
+}
+
+/** Whether a filter string asks for no filtering: empty, or an empty JSON object. */
+function isEmptyFilter(filtersJson: string): boolean {
+  if (filtersJson.trim() === "") return true;
+  try {
+    const parsed: unknown = JSON.parse(filtersJson);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && Object.keys(parsed).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the requested subscriptions; refusals name the subscription's field. */
+function subscriptionRecords(
+  subscriptions: readonly v.InferOutput<typeof subscriptionParams>[],
+): WebhookSubscriptionRecord[] {
+  const seen = new Set<string>();
+  return subscriptions.map((subscription, i) => {
+    const field = `parameters.subscriptions[${i}]`;
+    const { eventType } = subscription;
+    if (!DOCUMENTED_EVENT_TYPES.includes(eventType)) {
+      throw invalidArgument(`unknown event type ${eventType}; use ${ACTIVITY_UPDATES}`, `${field}.eventType`, {
+        reason: "UNKNOWN_EVENT_TYPE",
+      });
+    }
+    if (eventType !== ACTIVITY_UPDATES) {
+      throw invalidArgument(
+        `${eventType} events come from balance and transaction tracking, which custodian does not run; only ${ACTIVITY_UPDATES} has events`,
+        `${field}.eventType`,
+        { reason: "UNSUPPORTED_EVENT_TYPE" },
+      );
+    }
+    if (seen.has(eventType)) {
+      throw invalidArgument(`${eventType} is subscribed twice`, `${field}.eventType`, {
+        reason: "DUPLICATE_SUBSCRIPTION",
+      });
+    }
+    seen.add(eventType);
+    // Turnkey does not document filter semantics; a filter custodian could not apply is refused, not ignored.
+    if (subscription.filtersJson !== undefined && !isEmptyFilter(subscription.filtersJson)) {
+      throw invalidArgument("subscription filters are not supported; omit filtersJson", `${field}.filtersJson`, {
+        reason: "UNSUPPORTED_FILTER",
+      });
+    }
+    return { eventType, filtersJson: subscription.filtersJson ?? null, isActive: subscription.isActive ?? true };
+  });
+}
+
+/** The endpoint `endpointId` of the request's organization; NOT_FOUND naming the field otherwise. */
+async function endpointOf(context: ActivityContext, endpointId: string): Promise<WebhookEndpointRecord> {
+  const endpoint = await context.data.get("webhookEndpoints", endpointId);
+  if (!endpoint || endpoint.organizationId !== context.organization.id) {
+    throw notFound("webhook endpoint", endpointId, "parameters.endpointId");
+  }
+  return endpoint;
+}
+
+async function countEndpoints(data: DataReader, organizationId: string): Promise<number> {
+  return (await data.list("webhookEndpoints", organizationId, { limit: MAX_WEBHOOK_ENDPOINTS + 1 })).length;
+}
+
+export const createWebhookEndpoint = defineActivity({
+  method: "createWebhookEndpoint",
+  path: "create_webhook_endpoint",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
+      intent: "createWebhookEndpointIntent",
+      result: "createWebhookEndpointResult",
+      parameters: v.object({ url, name, subscriptions: v.optional(list(subscriptionParams, 8), []) }),
+    },
+  ],
+  policy: { resource: "WEBHOOK_ENDPOINT", action: "CREATE" },
+  async handler(context, params) {
+    checkWebhookUrl(params.url, context.services.webhookUrls, "parameters.url");
+    const subscriptions = subscriptionRecords(params.subscriptions);
+    if ((await countEndpoints(context.data, context.organization.id)) >= MAX_WEBHOOK_ENDPOINTS) {
+      throw new CustodyError(
+        "RESOURCE_EXHAUSTED",
+        `an organization can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints`,
+        { field: "organizationId", reason: "WEBHOOK_ENDPOINT_LIMIT", limit: MAX_WEBHOOK_ENDPOINTS },
+      );
+    }
+    const endpoint: WebhookEndpointRecord = {
+      id: context.newId(),
+      organizationId: context.organization.id,
+      url: params.url,
+      name: params.name,
+      isActive: true,
+      subscriptions,
+      createdAtMs: context.now,
+      updatedAtMs: context.now,
+    };
+    await context.data.put("webhookEndpoints", endpoint);
+    return { endpointId: endpoint.id, webhookEndpoint: renderWebhookEndpoint(endpoint) };
+  },
+});
+
+export const updateWebhookEndpoint = defineActivity({
+  method: "updateWebhookEndpoint",
+  path: "update_webhook_endpoint",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT",
+      intent: "updateWebhookEndpointIntent",
+      result: "updateWebhookEndpointResult",
+      parameters: v.object({
+        endpointId: id,
+        url: v.optional(url),
+        name: v.optional(name),
+        isActive: v.optional(v.boolean()),
+      }),
+    },
+  ],
+  policy: { resource: "WEBHOOK_ENDPOINT", action: "UPDATE" },
+  async handler(context, params) {
+    const endpoint = await endpointOf(context, params.endpointId);
+    if (params.url !== undefined) checkWebhookUrl(params.url, context.services.webhookUrls, "parameters.url");
+    const updated: WebhookEndpointRecord = {
+      ...endpoint,
+      url: params.url ?? endpoint.url,
+      name: params.name ?? endpoint.name,
+      isActive: params.isActive ?? endpoint.isActive,
+      updatedAtMs: context.now,
+    };
+    await context.data.put("webhookEndpoints", updated);
+    return { endpointId: updated.id, webhookEndpoint: renderWebhookEndpoint(updated) };
+  },
+});
+
+export const deleteWebhookEndpoint = defineActivity({
+  method: "deleteWebhookEndpoint",
+  path: "delete_webhook_endpoint",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
+      intent: "deleteWebhookEndpointIntent",
+      result: "deleteWebhookEndpointResult",
+      parameters: v.object({ endpointId: id }),
+    },
+  ],
+  policy: { resource: "WEBHOOK_ENDPOINT", action: "DELETE" },
+  async handler(context, params) {
+    const endpoint = await endpointOf(context, params.endpointId);
+    await context.data.delete("webhookEndpoints", endpoint.id);
+    return { endpointId: endpoint.id };
+  },
+});
+
+export const listWebhookEndpoints = defineQuery({
+  method: "listWebhookEndpoints",
+  path: "list_webhook_endpoints",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    const endpoints = await context.data.listAll("webhookEndpoints", context.organization.id);
+    return { webhookEndpoints: endpoints.map(renderWebhookEndpoint) };
+  },
+});

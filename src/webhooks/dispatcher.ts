@@ -1,0 +1,249 @@
+/**
+ * The webhook dispatcher: reads the due head of the outbox queue, sends up to `concurrency` deliveries at
+ * once, and records each attempt's outcome with the delivery's next state in one transaction. It runs
+ * beside the engine, never inside a submission: a commit only wakes it, so a slow or dead receiver costs
+ * `submit` nothing. State lives in the store, so a new engine on the same store resumes what was pending.
+ *
+ * Delivery is at least once: an attempt cut short by `close()` (or a crash) is not recorded, and the event
+ * is sent again, with the same event id, by the next dispatcher.
+ *
+ * Events are taken oldest-due first, but with `concurrency` above 1, or after a retry, they can arrive out
+ * of order; a receiver orders an activity's versions by its `updatedAt` and status.
+ *
+ * @module
+ */
+import { utf8ToBytes } from "../crypto/bytes.js";
+import { DataReader, DataWriter } from "../engine/data.js";
+import type { Clock, RandomSource } from "../engine/random.js";
+import type { WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
+import { CustodyError } from "../errors.js";
+import type { Store } from "../storage/store.js";
+import { deliveryHeaders } from "./headers.js";
+import { type DeliveryUpdate, dropQueueEntry, queueHead, settleDelivery } from "./outbox.js";
+import { backoffMs, verdictOf, type WebhookDeliverySettings } from "./retry.js";
+import type { WebhookSigner } from "./signer.js";
+import { type CurrentTarget, currentTarget } from "./targets.js";
+import { postWebhook } from "./transport.js";
+import { checkWebhookUrl, type WebhookUrlRules } from "./url-policy.js";
+
+/** What the dispatcher works with. */
+export interface DispatcherDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly signer: WebhookSigner;
+  /** Makes the signer usable (opens the vault and loads or creates the key). */
+  readonly openSigner: () => Promise<void>;
+  readonly settings: WebhookDeliverySettings;
+  readonly rules: WebhookUrlRules;
+  /** Told about unexpected failures (a failing store); delivery outcomes are recorded, not reported here. */
+  readonly onError?: (error: unknown) => void;
+}
+
+type Loaded = { stale: true } | { stale: false; delivery: WebhookDeliveryRecord; target: CurrentTarget };
+
+export class WebhookDispatcher {
+  readonly #deps: DispatcherDependencies;
+  readonly #closing = new AbortController();
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #started = false;
+  #scanning: Promise<void> | undefined;
+  #scanAgain = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** After an unexpected failure (a store error), scans wait until then, so a broken store is not spun on. */
+  #pausedUntil = 0;
+  #failures = 0;
+
+  constructor(deps: DispatcherDependencies) {
+    this.#deps = deps;
+  }
+
+  /** Starts dispatching, beginning with whatever an earlier engine left pending. Idempotent. */
+  start(): void {
+    if (this.#started || this.#closing.signal.aborted) return;
+    this.#started = true;
+    this.wake();
+  }
+
+  /**
+   * Schedules a look at the queue. Returns at once: the scan runs on a later turn of the event loop, and
+   * wakes arriving during a scan fold into one more scan.
+   */
+  wake(): void {
+    if (!this.#started || this.#closing.signal.aborted) return;
+    if (this.#scanning !== undefined) {
+      this.#scanAgain = true;
+      return;
+    }
+    this.#scanning = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#scan())
+      .catch((error: unknown) => this.#pause(error))
+      .finally(() => {
+        this.#scanning = undefined;
+        if (this.#scanAgain) {
+          this.#scanAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  /**
+   * Stops dispatching: no new attempts, attempts in flight aborted (they stay pending, for the next
+   * engine), and resolves once every in-flight piece of work has let go of the store.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    clearTimeout(this.#timer);
+    await this.#scanning;
+    await Promise.all(this.#inFlight.values());
+  }
+
+  #arm(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.wake(), Math.max(0, delayMs));
+    // Pending retries alone do not keep a process alive; a host that serves requests is alive anyway.
+    this.#timer.unref?.();
+  }
+
+  #pause(error: unknown): void {
+    this.#deps.onError?.(error);
+    this.#failures++;
+    const delay = backoffMs(this.#failures, this.#deps.settings, this.#deps.random);
+    this.#pausedUntil = this.#deps.clock() + delay;
+    this.#arm(delay);
+  }
+
+  async #scan(): Promise<void> {
+    const { settings, clock, store } = this.#deps;
+    const now = clock();
+    if (now < this.#pausedUntil) return this.#arm(this.#pausedUntil - now);
+    const free = settings.concurrency - this.#inFlight.size;
+    // A full house: the next completion wakes the dispatcher again.
+    if (free <= 0) return;
+    // In-flight entries may sit at the head; reading past them still finds `free` others.
+    const head = await store.read((reader) => queueHead(new DataReader(reader), free + this.#inFlight.size));
+    for (const entry of head) {
+      if (this.#closing.signal.aborted || this.#inFlight.size >= settings.concurrency) return;
+      if (this.#inFlight.has(entry.eventId)) continue;
+      if (entry.dueAtMs > now) return this.#arm(entry.dueAtMs - now);
+      this.#launch(entry);
+    }
+  }
+
+  #launch(entry: WebhookQueueRecord): void {
+    const run = this.#deliver(entry)
+      .then(
+        () => {
+          this.#failures = 0;
+        },
+        (error: unknown) => this.#pause(error),
+      )
+      .finally(() => {
+        this.#inFlight.delete(entry.eventId);
+        this.wake();
+      });
+    this.#inFlight.set(entry.eventId, run);
+  }
+
+  async #deliver(entry: WebhookQueueRecord): Promise<void> {
+    const { store, clock, settings, rules, signer } = this.#deps;
+    const loaded = await store.read(async (reader): Promise<Loaded> => {
+      const data = new DataReader(reader);
+      const delivery = await data.get("webhookDeliveries", entry.eventId);
+      if (delivery?.status !== "PENDING" || delivery.nextAttemptAtMs !== entry.dueAtMs) return { stale: true };
+      return { stale: false, delivery, target: await currentTarget(data, delivery) };
+    });
+    if (loaded.stale) {
+      await store.transaction((tx) => dropQueueEntry(new DataWriter(tx), entry));
+      return;
+    }
+    const { delivery, target } = loaded;
+    if ("cancelled" in target) {
+      await this.#settle(delivery, {
+        status: "CANCELLED",
+        nextAttemptAtMs: null,
+        lastError: target.cancelled,
+        now: clock(),
+      });
+      return;
+    }
+
+    const attempt = delivery.attempts + 1;
+    const startedAtMs = clock();
+    let url: URL;
+    try {
+      url = checkWebhookUrl(target.url, rules, "url");
+    } catch (error) {
+      // The rules changed since the URL was set (an engine now opened without allowInsecureWebhooks).
+      const message = error instanceof CustodyError ? error.message : String(error);
+      await this.#settle(delivery, {
+        status: "FAILED",
+        nextAttemptAtMs: null,
+        lastError: message,
+        attempt: {
+          url: target.url,
+          timestampMs: startedAtMs,
+          statusCode: null,
+          error: message,
+          outcome: "FAILED",
+          durationMs: 0,
+        },
+        now: startedAtMs,
+      });
+      return;
+    }
+
+    await this.#deps.openSigner();
+    const body = utf8ToBytes(delivery.body);
+    const timestampMs = clock();
+    const outcome = await postWebhook({
+      url,
+      headers: deliveryHeaders(signer, delivery, body, timestampMs),
+      body,
+      timeoutMs: settings.timeoutMs,
+      allowPrivate: rules.allowInsecure,
+      signal: this.#closing.signal,
+    });
+    const verdict = verdictOf(outcome);
+    if (verdict.kind === "aborted") return;
+
+    const finishedAtMs = clock();
+    const statusCode = outcome.kind === "response" ? outcome.status : null;
+    const record = { url: target.url, timestampMs, statusCode, durationMs: Math.max(0, finishedAtMs - timestampMs) };
+    if (verdict.kind === "delivered") {
+      await this.#settle(delivery, {
+        status: "DELIVERED",
+        nextAttemptAtMs: null,
+        lastError: null,
+        attempt: { ...record, error: null, outcome: "DELIVERED" },
+        now: finishedAtMs,
+      });
+      return;
+    }
+    const exhausted = verdict.kind === "retry" && attempt >= settings.maxAttempts;
+    if (verdict.kind === "failed" || exhausted) {
+      const error = exhausted ? `${verdict.error}; gave up after ${attempt} attempts` : verdict.error;
+      await this.#settle(delivery, {
+        status: "FAILED",
+        nextAttemptAtMs: null,
+        lastError: error,
+        attempt: { ...record, error, outcome: "FAILED" },
+        now: finishedAtMs,
+      });
+      return;
+    }
+    await this.#settle(delivery, {
+      status: "PENDING",
+      nextAttemptAtMs: finishedAtMs + backoffMs(attempt, settings, this.#deps.random),
+      lastError: verdict.error,
+      attempt: { ...record, error: verdict.error, outcome: "RETRY" },
+      now: finishedAtMs,
+    });
+  }
+
+  #settle(delivery: WebhookDeliveryRecord, update: DeliveryUpdate): Promise<void> {
+    return this.#deps.store.transaction((tx) =>
+      settleDelivery(new DataWriter(tx), delivery.id, delivery.attempts, update),
+    );
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The store decorator that writes the webhook outbox. Every transaction through it notes the activities it
+ * puts; when the work is done, still inside the same transaction, it queues one delivery per receiver for
+ * each of them (their final state in this transaction). So an activity version and its deliveries commit
+ * together or not at all, and the submit pipeline never has to know about webhooks. After a commit that
+ * queued something, the dispatcher is woken.
+ *
+ * @module
+ */
+import { DataWriter } from "../engine/data.js";
+import type { ListOptions, Placement, Store, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
+import { type EnqueueContext, enqueueActivityUpdates } from "./outbox.js";
+
+/**
+ * Passes everything through to the real transaction, noting the ids of activities written and the parents
+ * of organizations deleted (a deleted sub-organization's last activity still goes to its parent).
+ */
+class ActivityTrackingTransaction implements StoreTransaction {
+  readonly activityIds = new Set<string>();
+  readonly removedParents = new Map<string, string | null>();
+
+  constructor(private readonly tx: StoreTransaction) {}
+
+  get(collection: string, id: string): Promise<StoredRecord | undefined> {
+    return this.tx.get(collection, id);
+  }
+
+  lookup(index: string, key: string): Promise<string | undefined> {
+    return this.tx.lookup(index, key);
+  }
+
+  list(collection: string, scope: string, options?: ListOptions): Promise<StoredRecord[]> {
+    return this.tx.list(collection, scope, options);
+  }
+
+  async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
+    await this.tx.put(collection, record, placement);
+    if (collection === "activities") this.activityIds.add(record.id);
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    if (collection === "organizations") {
+      const organization = await this.tx.get(collection, id);
+      if (organization) this.removedParents.set(id, (organization.parentOrganizationId as string | null) ?? null);
+    }
+    await this.tx.delete(collection, id);
+  }
+}
+
+/** What the decorator needs from the engine. */
+export interface OutboxHooks {
+  /** The clock and id source for the deliveries of one transaction. */
+  context(): EnqueueContext;
+  /** Called after a commit that queued deliveries. Must not block (the dispatcher only schedules a scan). */
+  committed(): void;
+}
+
+/** A {@link Store} that writes webhook deliveries with the activities they report. */
+export class OutboxStore implements Store {
+  constructor(
+    private readonly inner: Store,
+    private readonly hooks: OutboxHooks,
+  ) {}
+
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    let queued = 0;
+    const result = await this.inner.transaction(async (tx) => {
+      // Reset per run: an adapter may run `work` again after a serialization conflict.
+      queued = 0;
+      const tracking = new ActivityTrackingTransaction(tx);
+      const value = await work(tracking);
+      if (tracking.activityIds.size > 0) {
+        queued = await enqueueActivityUpdates(new DataWriter(tx), tracking, this.hooks.context());
+      }
+      return value;
+    });
+    if (queued > 0) this.hooks.committed();
+    return result;
+  }
+
+  read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+    return this.inner.read(work);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The webhook outbox: one delivery record per (receiver, activity version), written in the transaction that
+ * wrote the activity, plus a queue ordered by due time that the dispatcher reads from the head. Delivery
+ * state changes (an attempt's outcome, a cancellation) move a delivery and its queue entry together.
+ *
+ * @module
+ */
+import { type DataReader, type DataWriter, WEBHOOK_QUEUE_SCOPE } from "../engine/data.js";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
+import { renderActivity } from "../engine/render.js";
+import { ACTIVITY_UPDATES, activityUpdateTargets, type WebhookTarget } from "./targets.js";
+
+/** The id of a queue entry: due time first (zero-padded so ids sort by it), then the event id. */
+export function queueKey(dueAtMs: number, eventId: string): string {
+  return `${String(Math.max(0, Math.floor(dueAtMs))).padStart(16, "0")}:${eventId}`;
+}
+
+/** The id of an attempt record: attempts of one event sort in order. */
+export function attemptKey(eventId: string, attempt: number): string {
+  return `${eventId}:${String(attempt).padStart(6, "0")}`;
+}
+
+/** What enqueueing needs from the engine. */
+export interface EnqueueContext {
+  readonly now: number;
+  readonly newId: () => string;
+}
+
+/** What a transaction wrote that decides its deliveries. */
+export interface TransactionActivity {
+  /** Activities written, in first-write order. */
+  readonly activityIds: Iterable<string>;
+  /** Organizations deleted, with their parents (see {@link activityUpdateTargets}). */
+  readonly removedParents: ReadonlyMap<string, string | null>;
+}
+
+/**
+ * Queues an `ACTIVITY_UPDATES` event for each receiver of each activity's organization chain, with the
+ * activity as it stands in this transaction. Returns how many deliveries were queued.
+ */
+export async function enqueueActivityUpdates(
+  data: DataWriter,
+  written: TransactionActivity,
+  context: EnqueueContext,
+): Promise<number> {
+  const targetsByOrganization = new Map<string, WebhookTarget[]>();
+  let queued = 0;
+  for (const activityId of written.activityIds) {
+    const activity = await data.get("activities", activityId);
+    if (!activity) continue;
+    let targets = targetsByOrganization.get(activity.organizationId);
+    if (targets === undefined) {
+      targets = await activityUpdateTargets(data, activity.organizationId, written.removedParents);
+      targetsByOrganization.set(activity.organizationId, targets);
+    }
+    if (targets.length === 0) continue;
+    // The bare activity (no viewer, so canApprove/canReject are false), rendered once for every receiver.
+    const body = JSON.stringify(await renderActivity(data, activity));
+    for (const target of targets) {
+      const delivery: WebhookDeliveryRecord = {
+        id: context.newId(),
+        organizationId: target.organizationId,
+        endpointId: target.endpointId,
+        eventType: ACTIVITY_UPDATES,
+        activityId: activity.id,
+        body,
+        status: "PENDING",
+        attempts: 0,
+        nextAttemptAtMs: context.now,
+        lastError: null,
+        createdAtMs: context.now,
+        updatedAtMs: context.now,
+      };
+      await data.put("webhookDeliveries", delivery);
+      await data.put("webhookQueue", {
+        id: queueKey(context.now, delivery.id),
+        eventId: delivery.id,
+        dueAtMs: context.now,
+      });
+      queued++;
+    }
+  }
+  return queued;
+}
+
+/** The first `limit` queue entries, earliest due first. */
+export function queueHead(data: DataReader, limit: number): Promise<WebhookQueueRecord[]> {
+  return data.list("webhookQueue", WEBHOOK_QUEUE_SCOPE, { limit });
+}
+
+/** A delivery's next state after an attempt or a cancellation. */
+export interface DeliveryUpdate {
+  status: WebhookDeliveryRecord["status"];
+  /** When the next attempt is due (PENDING only). */
+  nextAttemptAtMs: number | null;
+  lastError: string | null;
+  /** The attempt to record, when one was made. */
+  attempt?: Omit<WebhookAttemptRecord, "id" | "eventId" | "attempt">;
+  now: number;
+}
+
+/**
+ * Moves a pending delivery to its next state and its queue entry with it. A delivery that is no longer
+ * pending, or whose attempt count moved meanwhile, is left alone: another settlement won.
+ */
+export async function settleDelivery(
+  data: DataWriter,
+  eventId: string,
+  attemptsBefore: number,
+  update: DeliveryUpdate,
+): Promise<void> {
+  const delivery = await data.get("webhookDeliveries", eventId);
+  if (delivery?.status !== "PENDING" || delivery.attempts !== attemptsBefore) return;
+  if (delivery.nextAttemptAtMs !== null) await data.delete("webhookQueue", queueKey(delivery.nextAttemptAtMs, eventId));
+  const attempts = attemptsBefore + (update.attempt ? 1 : 0);
+  await data.put("webhookDeliveries", {
+    ...delivery,
+    status: update.status,
+    attempts,
+    nextAttemptAtMs: update.status === "PENDING" ? update.nextAttemptAtMs : null,
+    lastError: update.lastError,
+    updatedAtMs: update.now,
+  });
+  if (update.status === "PENDING" && update.nextAttemptAtMs !== null) {
+    const dueAtMs = update.nextAttemptAtMs;
+    await data.put("webhookQueue", { id: queueKey(dueAtMs, eventId), eventId, dueAtMs });
+  }
+  if (update.attempt) {
+    await data.put("webhookAttempts", {
+      ...update.attempt,
+      id: attemptKey(eventId, attempts),
+      eventId,
+      attempt: attempts,
+    });
+  }
+}
+
+/** Drops a queue entry whose delivery is gone or already settled (left behind by an interrupted writer). */
+export async function dropQueueEntry(data: DataWriter, entry: WebhookQueueRecord): Promise<void> {
+  const delivery = await data.get("webhookDeliveries", entry.eventId);
+  if (delivery?.status === "PENDING" && delivery.nextAttemptAtMs === entry.dueAtMs) return;
+  await data.delete("webhookQueue", entry.id);
+}
