@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
+import type { OidcIssuerConfig, OidcIssuers } from "./auth/oidc.js";
 import { CustodyEngine } from "./engine/engine.js";
 import { CustodyError } from "./errors.js";
 import { createHttpHandler } from "./http/index.js";
@@ -19,7 +20,8 @@ import { MemoryStore } from "./storage/memory.js";
 import type { Store } from "./storage/store.js";
 
 const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--root-public-key HEX]
-                       [--rp-id localhost] [--origin http://localhost ...]
+                       [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
+                       [--allow-insecure-webhooks]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -30,6 +32,14 @@ const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data .
                      without it a key pair is generated and written to <data>/root-api-key.json (mode 0600)
   --rp-id            the WebAuthn relying-party id passkeys are scoped to (default localhost)
   --origin           an origin passkeys may be used from; repeat for several (default http://localhost)
+  --oidc-issuer      trust OIDC tokens of ISSUER (the tokens' iss), verified with the key set at JWKS_URL;
+                     repeat for several. Needed for OAuth providers and the oauth sign-in
+  --allow-insecure-webhooks
+                     let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
+                     (local development; by default only https URLs of public hosts are accepted)
+
+The server prints its bundle signer's public key and writes it to root-api-key.json as signerPublicKey:
+clients pass it as dangerouslyOverrideSignerPublicKey to open export bundles and seal imports.
 `;
 
 /** What `<data>/root-api-key.json` holds. `apiPrivateKey` only when the server generated the key. */
@@ -38,6 +48,22 @@ interface RootCredentials {
   userId: string;
   apiPublicKey: string;
   apiPrivateKey?: string;
+  /** The engine's bundle-signing public key, for `dangerouslyOverrideSignerPublicKey`. */
+  signerPublicKey?: string;
+}
+
+/** `--oidc-issuer ISSUER=JWKS_URL` values as the engine's `oidcIssuers` option. */
+function oidcIssuersOf(values: readonly string[]): OidcIssuers {
+  const issuers: Record<string, OidcIssuerConfig> = {};
+  for (const value of values) {
+    // Split at the first "=": issuers have none, while a JWKS URL's query string may.
+    const at = value.indexOf("=");
+    const issuer = value.slice(0, at);
+    const jwksUri = value.slice(at + 1);
+    if (at <= 0 || !URL.canParse(jwksUri)) throw new Error(`--oidc-issuer must be ISSUER=JWKS_URL, got ${value}`);
+    issuers[issuer] = { jwksUri };
+  }
+  return issuers;
 }
 
 function readCredentials(path: string): RootCredentials | undefined {
@@ -127,6 +153,8 @@ async function serve(argv: string[]): Promise<void> {
       "root-public-key": { type: "string" },
       "rp-id": { type: "string", default: "localhost" },
       origin: { type: "string", multiple: true, default: ["http://localhost"] },
+      "oidc-issuer": { type: "string", multiple: true, default: [] },
+      "allow-insecure-webhooks": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -145,10 +173,19 @@ async function serve(argv: string[]): Promise<void> {
     store,
     keyEncryptionKey,
     webauthn: { rpId: values["rp-id"], origins: values.origin },
+    oidcIssuers: oidcIssuersOf(values["oidc-issuer"]),
+    allowInsecureWebhooks: values["allow-insecure-webhooks"],
+    onWebhookError: (error) => console.error("custodian: webhook dispatcher error", error),
   });
   const credentialsPath = join(dataDirectory, "root-api-key.json");
   await engine.open();
   const credentials = await bootstrap(engine, credentialsPath, values["root-public-key"]);
+  const signerPublicKey = await engine.signerPublicKey();
+  if (credentials.signerPublicKey !== signerPublicKey) {
+    writeFileSync(credentialsPath, `${JSON.stringify({ ...credentials, signerPublicKey }, null, 2)}\n`, {
+      mode: 0o600,
+    });
+  }
 
   const server = createServer(
     createHttpHandler(engine, { onError: (error) => console.error("custodian: internal error", error) }),
@@ -157,21 +194,27 @@ async function serve(argv: string[]): Promise<void> {
     server.once("error", fail);
     server.listen(port, values.host, ready);
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  console.log(`listening on http://${host}:${address.port}`);
-  console.log(`organization ${credentials.organizationId}`);
-  console.log(`root credentials in ${credentialsPath}`);
-  console.log(`storage: ${description}`);
-
+  // Installed before the banner: whoever reads "listening on" may signal at once.
   const shutdown = () => {
     server.close(() => {
-      void store.close().then(() => process.exit(0));
+      // The dispatcher lets go of the store first; pending deliveries resume at the next start.
+      void engine
+        .close()
+        .then(() => store.close())
+        .then(() => process.exit(0));
     });
     server.closeAllConnections();
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
+
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  console.log(`listening on http://${host}:${address.port}`);
+  console.log(`organization ${credentials.organizationId}`);
+  console.log(`root credentials in ${credentialsPath}`);
+  console.log(`bundle signer public key ${signerPublicKey} (clients: dangerouslyOverrideSignerPublicKey)`);
+  console.log(`storage: ${description}`);
 }
 
 async function main(): Promise<void> {

@@ -26,6 +26,13 @@ export {
   systemClock,
   systemRandom,
 } from "./engine/random.js";
+export type {
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+  WebhookSubscriptionRecord,
+} from "./engine/records.js";
 export { fingerprintOf } from "./engine/submit.js";
 export {
   CustodyError,
@@ -50,4 +57,7 @@ export type {
   StoreTransaction,
 } from "./storage/store.js";
 export { UniqueKeyViolation } from "./storage/store.js";
+export type { WebhookDeliverySettings } from "./webhooks/retry.js";
+export type { WebhookDeliveryListOptions } from "./webhooks/service.js";
+export type { WebhookJwk, WebhookJwks } from "./webhooks/signer.js";
 export type * from "./wire/types.js";

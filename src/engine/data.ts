@@ -4,9 +4,10 @@
  *
  * @module
  */
+
+import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { CustodyError, notFound } from "../errors.js";
 import type { ListOptions, Placement, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
-import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { type CollectionName, type Collections, ROOT_SCOPE } from "./records.js";
 
 /**
@@ -20,12 +21,17 @@ export function addressRecordId(organizationId: string, address: string): string
 /** Scope of engine-wide records. */
 export const META_SCOPE = "meta";
 
+/** Scope of the webhook delivery queue (one queue per store). */
+export const WEBHOOK_QUEUE_SCOPE = "webhookQueue";
+
 /** Unique index names and the keys they map from. */
 export const INDEX = {
   activityByFingerprint: (fingerprint: string) => fingerprint,
   apiKeyByPublicKey: (organizationId: string, publicKey: string) => `${organizationId}:${publicKey.toLowerCase()}`,
   oauthProviderByClaims: (organizationId: string, issuer: string, audience: string, subject: string) =>
     JSON.stringify([organizationId, issuer, audience, subject]),
+  authenticatorByCredentialId: (organizationId: string, credentialId: string) =>
+    JSON.stringify([organizationId, credentialId]),
   walletByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
   walletAccountByPath: (walletId: string, path: string) => JSON.stringify([walletId, path]),
   privateKeyByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
@@ -48,20 +54,40 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     scope: p.userId,
     keys: { oauthProviderByClaims: INDEX.oauthProviderByClaims(p.organizationId, p.issuer, p.audience, p.subject) },
   }),
+  authenticators: (a) => ({
+    scope: a.userId,
+    keys: { authenticatorByCredentialId: INDEX.authenticatorByCredentialId(a.organizationId, a.credentialId) },
+  }),
   credentialLocations: (l) => ({ scope: credentialScope(l.kind, l.credential) }),
   activities: (a) => ({
     scope: a.organizationId,
     keys: { activityByFingerprint: INDEX.activityByFingerprint(a.fingerprint) },
   }),
-  wallets: (w) => ({ scope: w.organizationId, keys: { walletByName: INDEX.walletByName(w.organizationId, w.walletName) } }),
+  policies: (p) => ({ scope: p.organizationId }),
+  policyEvaluations: (e) => ({ scope: e.activityId }),
+  wallets: (w) => ({
+    scope: w.organizationId,
+    keys: { walletByName: INDEX.walletByName(w.organizationId, w.walletName) },
+  }),
   walletAccounts: (a) => ({
     scope: a.walletId,
     keys: { walletAccountByPath: INDEX.walletAccountByPath(a.walletId, a.path) },
   }),
   organizationAccounts: (r) => ({ scope: r.organizationId }),
-  privateKeys: (k) => ({ scope: k.organizationId, keys: { privateKeyByName: INDEX.privateKeyByName(k.organizationId, k.privateKeyName) } }),
+  privateKeys: (k) => ({
+    scope: k.organizationId,
+    keys: { privateKeyByName: INDEX.privateKeyByName(k.organizationId, k.privateKeyName) },
+  }),
   addresses: (a) => ({ scope: a.organizationId }),
-  tags: (t) => ({ scope: t.organizationId, keys: { tagByName: INDEX.tagByName(t.organizationId, t.tagType, t.tagName) } }),
+  tags: (t) => ({
+    scope: t.organizationId,
+    keys: { tagByName: INDEX.tagByName(t.organizationId, t.tagType, t.tagName) },
+  }),
+  importTargets: (t) => ({ scope: t.organizationId }),
+  webhookEndpoints: (e) => ({ scope: e.organizationId }),
+  webhookDeliveries: (d) => ({ scope: d.organizationId }),
+  webhookQueue: () => ({ scope: WEBHOOK_QUEUE_SCOPE }),
+  webhookAttempts: (a) => ({ scope: a.eventId }),
   meta: () => ({ scope: META_SCOPE }),
 };
 

@@ -16,6 +16,9 @@ import { int32, list, name } from "../operations/schema.js";
 import { OPERATIONS, type Operations } from "../operations/table.js";
 import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
+import type { WebhookDeliverySettings } from "../webhooks/retry.js";
+import { type WebhookDeliveryListOptions, Webhooks } from "../webhooks/service.js";
+import type { WebhookJwks } from "../webhooks/signer.js";
 import type { ActivityResponse } from "../wire/types.js";
 import { canonicalJson } from "./canonical-json.js";
 import { DataReader, DataWriter } from "./data.js";
@@ -26,6 +29,7 @@ import { KeyCache } from "./key-cache.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
 import { runQuery } from "./query.js";
 import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "./records.js";
 import { SecretVault } from "./secrets.js";
 import type { EngineServices } from "./services.js";
 import { type PipelineCore, submitActivity } from "./submit.js";
@@ -68,6 +72,22 @@ export interface CustodyEngineOptions {
    * {@link CustodyEngine.signerPublicKey}, passed as their `dangerouslyOverrideSignerPublicKey`.
    */
   signerPrivateKey?: Uint8Array;
+  /**
+   * The 32-byte Ed25519 secret key that signs webhook deliveries. When omitted, one is generated on first
+   * use and kept in the store, sealed. Receivers get the public key from {@link CustodyEngine.webhookJwks}
+   * (served over HTTP at `GET /public/v1/discovery/webhooks/jwks`).
+   */
+  webhookSigningKey?: Uint8Array;
+  /**
+   * Let webhooks reach `http://127.0.0.1`, `http://localhost` and other loopback receivers, and destinations
+   * at private or link-local addresses. For tests and local development only: the default, like the hosted
+   * service, accepts only `https` URLs of public destinations.
+   */
+  allowInsecureWebhooks?: boolean;
+  /** Webhook delivery settings (concurrency, per-attempt timeout, attempts, backoff); each defaults separately. */
+  webhookDelivery?: Partial<WebhookDeliverySettings>;
+  /** Told about unexpected failures of the webhook dispatcher (a failing store), for the host's logs. */
+  onWebhookError?: (error: unknown) => void;
 }
 
 /** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
@@ -140,14 +160,18 @@ class BoundView {
 }
 
 class EngineCore implements PipelineCore {
+  /** The host's store wrapped by the webhook outbox: every write of the engine goes through it. */
   readonly store: Store;
+  /** The store as the host gave it. */
+  readonly hostStore: Store;
+  readonly webhooks: Webhooks;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly ids: IdGenerator;
   readonly services: EngineServices;
 
   constructor(options: CustodyEngineOptions) {
-    this.store = options.store ?? new MemoryStore();
+    this.hostStore = options.store ?? new MemoryStore();
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? systemRandom;
     this.ids = new IdGenerator(this.clock, this.random);
@@ -167,7 +191,24 @@ class EngineCore implements PipelineCore {
       webauthn: new WebauthnRelyingParty(options.webauthn),
       oidc: new OidcVerifier(options.oidcIssuers),
       enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),
+      webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
     };
+    this.webhooks = new Webhooks(
+      {
+        store: this.hostStore,
+        clock: this.clock,
+        random: this.random,
+        newId: () => this.ids.next(),
+        secrets: this.services.secrets,
+      },
+      {
+        rules: this.services.webhookUrls,
+        ...(options.webhookSigningKey ? { signingKey: options.webhookSigningKey } : {}),
+        ...(options.webhookDelivery ? { delivery: options.webhookDelivery } : {}),
+        ...(options.onWebhookError ? { onError: options.onWebhookError } : {}),
+      },
+    );
+    this.store = this.webhooks.store;
   }
 
   private lastDefaultTimestamp = 0;
@@ -182,10 +223,14 @@ class EngineCore implements PipelineCore {
     return String(this.lastDefaultTimestamp);
   }
 
-  /** Opens what must be open before any operation (the secret vault's data key, then the bundle signer's key). */
+  /**
+   * Opens what must be open before any operation (the secret vault's data key, then the bundle signer's
+   * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending.
+   */
   async ready(): Promise<void> {
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
+    this.webhooks.start();
   }
 }
 
@@ -251,9 +296,44 @@ export class CustodyEngine {
     await this.#core.services.secrets.rotate(this.#core.store, newKeyEncryptionKey);
   }
 
-  /** The store this engine works on. */
+  /** The store this engine works on, as the host gave it. */
   get store(): Store {
-    return this.#core.store;
+    return this.#core.hostStore;
+  }
+
+  /**
+   * Stops the engine's background work: the webhook dispatcher takes no new attempts and abandons those in
+   * flight (unrecorded, so the next engine on this store sends them again). Resolves once nothing of the
+   * engine still uses the store. The store itself stays open: it is the host's to close.
+   */
+  async close(): Promise<void> {
+    await this.#core.webhooks.close();
+  }
+
+  /**
+   * The JSON Web Key Set webhook receivers verify deliveries with (the HTTP adapter serves it at
+   * `GET /public/v1/discovery/webhooks/jwks`). Pass a key to `verifyTurnkeyWebhookSignature` of
+   * `@turnkey/crypto` as `{ keyId: kid, publicKey: <hex of base64url-decoded x>, algorithm: "ed25519" }`.
+   */
+  async webhookJwks(): Promise<WebhookJwks> {
+    await this.#core.ready();
+    return this.#core.webhooks.jwks();
+  }
+
+  /**
+   * Host-level: webhook deliveries owed to an organization's endpoints and `FEATURE_NAME_WEBHOOK` URL,
+   * oldest first, each with its status, attempt count, next due time and last error.
+   */
+  async listWebhookDeliveries(
+    organizationId: string,
+    options?: WebhookDeliveryListOptions,
+  ): Promise<WebhookDeliveryRecord[]> {
+    return this.#core.webhooks.listDeliveries(organizationId, options);
+  }
+
+  /** Host-level: every attempt made to deliver one webhook event (by its event id), in order. */
+  async listWebhookAttempts(eventId: string): Promise<WebhookAttemptRecord[]> {
+    return this.#core.webhooks.listAttempts(eventId);
   }
 
   /**

@@ -6,6 +6,7 @@
  * @module
  */
 import type { RpcStatus } from "../errors.js";
+import type { DecisionOutcome, DecisionReason, Effect, Evaluation } from "../policy/types.js";
 
 /** Index key of the top-level organizations, which have no parent. */
 export const ROOT_SCOPE = "";
@@ -74,6 +75,32 @@ export interface OauthProviderRecord {
   updatedAtMs: number;
 }
 
+/** A passkey (WebAuthn credential) registered for a user. */
+export interface AuthenticatorRecord {
+  id: string;
+  organizationId: string;
+  userId: string;
+  authenticatorName: string;
+  /** base64url (no padding) of the raw credential id: the form `X-Stamp-Webauthn` names it in. */
+  credentialId: string;
+  /** base64url of the credential public key, exactly the COSE_Key bytes the authenticator wrote. */
+  publicKeyCose: string;
+  /** COSE algorithm of the key: -7 (ES256) or -257 (RS256). */
+  alg: number;
+  /** base64url of the 16-byte AAGUID. */
+  aaguid: string;
+  /** How the attestation statement was checked: `none` or `self` (packed self-attestation). */
+  attestationType: string;
+  /** `AUTHENTICATOR_TRANSPORT_*` values reported at registration. */
+  transports: string[];
+  /** A description of the kind of authenticator, inferred from its transports. */
+  model: string;
+  /** The highest sign counter seen so far (at registration, then after each accepted assertion). */
+  signCount: number;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /**
  * Where a credential lives: one record per (credential, organization), scoped by the credential, so that
  * a request naming a parent organization can find a credential held in one of its sub-organizations.
@@ -100,7 +127,18 @@ export interface VoteRecord {
   publicKey: string;
   signature: string;
   scheme: string;
+  /** The credential that stamped the vote, for the `credentials` policy keyword and to act for the submitter later. */
+  credential: VoteCredential;
   createdAtMs: number;
+}
+
+/** Which credential cast a vote (`StampCredential` without the stamp itself). */
+export interface VoteCredential {
+  kind: "apiKey" | "authenticator" | "inProcess";
+  /** The API key or authenticator id; null in-process. */
+  id: string | null;
+  /** `v1CredentialType`, e.g. `CREDENTIAL_TYPE_API_KEY_P256`. */
+  type: string;
 }
 
 /** `v1ActivityStatus`. */
@@ -131,6 +169,46 @@ export interface ActivityRecord {
   updatedAtMs: number;
 }
 
+/** A policy of an organization (swagger `v1Policy`); selector policies are kept as their equivalent condition. */
+export interface PolicyRecord {
+  id: string;
+  organizationId: string;
+  policyName: string;
+  effect: Effect;
+  /** Null when the policy has none (it then applies to every policy-governed activity). */
+  condition: string | null;
+  /** Null when the policy has none (it then accepts any approver). */
+  consensus: string | null;
+  /** Null when the policy has none (it is then always active). */
+  time: string | null;
+  notes: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/**
+ * One decision about an activity, taken when it was submitted or at a later vote, with one evaluation per
+ * policy (`get_policy_evaluations`, `explainActivity`). Kept in the activity's scope, in decision order.
+ */
+export interface PolicyEvaluationRecord {
+  id: string;
+  activityId: string;
+  organizationId: string;
+  /** The vote that prompted the decision: the submitter's for the first one. */
+  voteId: string;
+  /** `REJECTED` when an eligible voter rejected the activity. */
+  outcome: DecisionOutcome | "REJECTED";
+  /** The rule that settled it (`EXPLICIT_DENY`, `CONSENSUS_PENDING`, ...), or `REJECTED_BY_VOTE`. */
+  reason: DecisionReason | "REJECTED_BY_VOTE";
+  evaluations: Evaluation[];
+  /**
+   * The ALLOW policies that applied to the activity but whose consensus was not met yet: whom else a vote
+   * can count. Empty unless the outcome is CONSENSUS_NEEDED.
+   */
+  openConsensus: { policyId: string; consensus: string }[];
+  createdAtMs: number;
+}
+
 export interface WalletRecord {
   id: string;
   organizationId: string;
@@ -155,6 +233,8 @@ export interface WalletAccountRecord {
   /** Lowercase hex: compressed for secp256k1, 32 bytes for ed25519. */
   publicKey: string;
   name: string | null;
+  /** Set once the account's private key was exported (`export_wallet_account`); deletion rules read it. */
+  exported: boolean;
   createdAtMs: number;
   updatedAtMs: number;
 }
@@ -208,6 +288,99 @@ export interface TagRecord {
   updatedAtMs: number;
 }
 
+/**
+ * The private key an `init_import_wallet` / `init_import_private_key` handed out a target for, waiting for the
+ * matching import. One per user and kind (a newer init replaces it); the import consumes it.
+ */
+export interface ImportTargetRecord {
+  /** `<kind>:<userId>`. */
+  id: string;
+  organizationId: string;
+  userId: string;
+  kind: "wallet" | "privateKey";
+  /** The target's P-256 private key, sealed for `importTarget:<id>`. */
+  sealedPrivateKey: string;
+  createdAtMs: number;
+}
+
+/** A subscription of a webhook endpoint (swagger `v1WebhookSubscriptionParams`). */
+export interface WebhookSubscriptionRecord {
+  /** `ACTIVITY_UPDATES`. */
+  eventType: string;
+  /** Null when none was given. */
+  filtersJson: string | null;
+  isActive: boolean;
+}
+
+/** A webhook endpoint of an organization (swagger `v1WebhookEndpointData`). */
+export interface WebhookEndpointRecord {
+  id: string;
+  organizationId: string;
+  /** As given; checked against the engine's URL rules when set and again before each delivery. */
+  url: string;
+  name: string;
+  isActive: boolean;
+  subscriptions: WebhookSubscriptionRecord[];
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** Where a webhook event stands: owed, delivered, given up on, or cancelled with its endpoint. */
+export type WebhookDeliveryStatus = "PENDING" | "DELIVERED" | "FAILED" | "CANCELLED";
+
+/**
+ * One event owed to one receiver (the outbox): written in the transaction that wrote the activity version
+ * it reports, so it exists exactly when that version was committed.
+ */
+export interface WebhookDeliveryRecord {
+  /** The event id (`X-Turnkey-Event-Id`), stable across attempts. */
+  id: string;
+  /** The organization whose endpoint or `FEATURE_NAME_WEBHOOK` receives it (`X-Turnkey-Organization-Id`). */
+  organizationId: string;
+  /** The endpoint, or null for the organization's legacy `FEATURE_NAME_WEBHOOK` URL. */
+  endpointId: string | null;
+  /** `ACTIVITY_UPDATES`. */
+  eventType: string;
+  activityId: string;
+  /** The exact body sent with every attempt: the activity as the wire renders it, at that version. */
+  body: string;
+  status: WebhookDeliveryStatus;
+  /** Attempts made so far (an attempt cut short by `close()` is not one). */
+  attempts: number;
+  /** When the next attempt is due; null once the delivery is settled. */
+  nextAttemptAtMs: number | null;
+  /** Why the last attempt failed, or why the delivery was cancelled. */
+  lastError: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** An entry of the delivery queue: its id sorts by due time, so the dispatcher reads the head only. */
+export interface WebhookQueueRecord {
+  /** `<due time, zero-padded>:<event id>`. */
+  id: string;
+  eventId: string;
+  dueAtMs: number;
+}
+
+/** One delivery attempt and how it ended. */
+export interface WebhookAttemptRecord {
+  /** `<event id>:<attempt number, zero-padded>`. */
+  id: string;
+  eventId: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  url: string;
+  /** The `X-Turnkey-Timestamp` it was signed with. */
+  timestampMs: number;
+  /** The receiver's HTTP status, or null when none came (network error, timeout, refused destination). */
+  statusCode: number | null;
+  error: string | null;
+  /** `RETRY`: a later attempt is scheduled; `FAILED`: no retry (terminal status, or attempts exhausted). */
+  outcome: "DELIVERED" | "RETRY" | "FAILED";
+  durationMs: number;
+}
+
 /** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
 export interface MetaRecord {
   id: string;
@@ -220,14 +393,22 @@ export interface Collections {
   users: UserRecord;
   apiKeys: ApiKeyRecord;
   oauthProviders: OauthProviderRecord;
+  authenticators: AuthenticatorRecord;
   credentialLocations: CredentialLocationRecord;
   activities: ActivityRecord;
+  policies: PolicyRecord;
+  policyEvaluations: PolicyEvaluationRecord;
   wallets: WalletRecord;
   walletAccounts: WalletAccountRecord;
   organizationAccounts: OrganizationAccountRecord;
   privateKeys: PrivateKeyRecord;
   addresses: AddressOwnerRecord;
   tags: TagRecord;
+  importTargets: ImportTargetRecord;
+  webhookEndpoints: WebhookEndpointRecord;
+  webhookDeliveries: WebhookDeliveryRecord;
+  webhookQueue: WebhookQueueRecord;
+  webhookAttempts: WebhookAttemptRecord;
   meta: MetaRecord;
 }
 

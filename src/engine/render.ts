@@ -4,9 +4,31 @@
  *
  * @module
  */
-import type { Activity, ApiKey, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
+import type { Activity, ApiKey, Credential, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
 import type { DataReader } from "./data.js";
-import type { ActivityRecord, ApiKeyRecord, OauthProviderRecord, UserRecord, VoteRecord } from "./records.js";
+import { voterCanCount } from "./decision.js";
+import type {
+  ActivityRecord,
+  ApiKeyRecord,
+  AuthenticatorRecord,
+  OauthProviderRecord,
+  UserRecord,
+  VoteRecord,
+} from "./records.js";
+
+/** `v1Authenticator`. */
+export interface Authenticator {
+  transports: string[];
+  attestationType: string;
+  aaguid: string;
+  credentialId: string;
+  model: string;
+  credential: Credential;
+  authenticatorId: string;
+  authenticatorName: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
 
 /** Milliseconds → `{seconds, nanos}` with int64 fields as decimal strings. */
 export function timestamp(ms: number): Timestamp {
@@ -37,9 +59,26 @@ export function renderOauthProvider(provider: OauthProviderRecord): OauthProvide
   };
 }
 
+/** A passkey as `v1Authenticator`: the credential's public key is its COSE_Key, base64url. */
+export function renderAuthenticator(authenticator: AuthenticatorRecord): Authenticator {
+  return {
+    transports: [...authenticator.transports],
+    attestationType: authenticator.attestationType,
+    aaguid: authenticator.aaguid,
+    credentialId: authenticator.credentialId,
+    model: authenticator.model,
+    credential: { publicKey: authenticator.publicKeyCose, type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR" },
+    authenticatorId: authenticator.id,
+    authenticatorName: authenticator.authenticatorName,
+    createdAt: timestamp(authenticator.createdAtMs),
+    updatedAt: timestamp(authenticator.updatedAtMs),
+  };
+}
+
 export async function renderUser(data: DataReader, user: UserRecord): Promise<User> {
-  const [apiKeys, oauthProviders] = await Promise.all([
+  const [apiKeys, authenticators, oauthProviders] = await Promise.all([
     data.listAll("apiKeys", user.id),
+    data.listAll("authenticators", user.id),
     data.listAll("oauthProviders", user.id),
   ]);
   return {
@@ -47,7 +86,7 @@ export async function renderUser(data: DataReader, user: UserRecord): Promise<Us
     userName: user.userName,
     userEmail: user.userEmail,
     userPhoneNumber: user.userPhoneNumber,
-    authenticators: [],
+    authenticators: authenticators.map(renderAuthenticator),
     apiKeys: apiKeys.map(renderApiKey),
     userTags: [...user.tagIds],
     oauthProviders: oauthProviders.map(renderOauthProvider),
@@ -90,7 +129,8 @@ async function renderVote(data: DataReader, activityId: string, vote: VoteRecord
 
 /**
  * Renders an activity for `viewerUserId`. `canApprove`/`canReject` say whether that viewer may still vote:
- * only while consensus is pending, and only once.
+ * only while consensus is pending, only once, and only if the root quorum or a pending consensus could
+ * count them (`voterCanCount`).
  */
 export async function renderActivity(
   data: DataReader,
@@ -99,6 +139,8 @@ export async function renderActivity(
 ): Promise<Activity> {
   const pending = activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED";
   const hasVoted = activity.votes.some((vote) => vote.userId === viewerUserId);
+  const mayVote =
+    pending && !hasVoted && viewerUserId !== undefined && (await voterCanCount(data, activity, viewerUserId));
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -108,8 +150,8 @@ export async function renderActivity(
     result: activity.result,
     votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity.id, vote))),
     fingerprint: activity.fingerprint,
-    canApprove: pending && !hasVoted,
-    canReject: pending && !hasVoted,
+    canApprove: mayVote,
+    canReject: mayVote,
     createdAt: timestamp(activity.createdAtMs),
     updatedAt: timestamp(activity.updatedAtMs),
     failure: activity.failure,

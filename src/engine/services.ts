@@ -3,6 +3,10 @@
  *
  * @module
  */
+import type { OidcVerifier } from "../auth/oidc.js";
+import type { WebauthnRelyingParty } from "../auth/relying-party.js";
+import type { WebhookUrlRules } from "../webhooks/url-policy.js";
+import type { EnclaveSigner } from "./enclave-signer.js";
 import type { KeyCache } from "./key-cache.js";
 import type { SecretVault } from "./secrets.js";
 
@@ -17,4 +21,12 @@ export interface EngineServices {
   readonly keys: KeyCache;
   /** Refuse non-hardened ed25519 path levels instead of hardening them. */
   readonly strictEd25519Paths: boolean;
+  /** The WebAuthn relying party: its id and the origins allowed per organization. */
+  readonly webauthn: WebauthnRelyingParty;
+  /** Verifies OIDC tokens against the issuers the host trusts. */
+  readonly oidc: OidcVerifier;
+  /** Signs export bundles and import targets with the engine's P-256 key. */
+  readonly enclaveSigner: EnclaveSigner;
+  /** What webhook URLs (endpoints, `FEATURE_NAME_WEBHOOK`) must satisfy. */
+  readonly webhookUrls: WebhookUrlRules;
 }

@@ -94,6 +94,40 @@ function parseBody(bytes: Uint8Array, options: HttpAdapterOptions): { text: stri
   return { text, body: body as Record<string, unknown> };
 }
 
+/** Where receivers fetch the webhook signing keys: the one unauthenticated GET (wire spec §8). */
+export const WEBHOOK_JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
+/** As the hosted service answers it (`api-reference/queries/get-webhook-jwks.mdx`). */
+const JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";
+
+/** Answers the JWKS path: GET without a stamp, a preflight, or 405. */
+async function webhookJwks(
+  engine: CustodyEngine,
+  request: AdapterRequest,
+  cors: Record<string, string>,
+  options: HttpAdapterOptions,
+): Promise<AdapterResponse> {
+  if (request.method === "OPTIONS") {
+    return {
+      status: 204,
+      headers: { ...cors, "access-control-allow-methods": "GET, OPTIONS", "access-control-max-age": "600" },
+      body: "",
+    };
+  }
+  if (request.method !== "GET") {
+    const error = new CustodyError("INVALID_ARGUMENT", `${request.method} is not allowed here; use GET`, {
+      reason: "METHOD_NOT_ALLOWED",
+    });
+    return errorResponse(error, 405, { ...cors, allow: "GET, OPTIONS" });
+  }
+  try {
+    return json(200, await engine.webhookJwks(), { ...cors, "cache-control": JWKS_CACHE_CONTROL });
+  } catch (error) {
+    if (error instanceof CustodyError) return errorResponse(error, error.httpStatus, cors);
+    options.onError?.(error);
+    return errorResponse(new CustodyError("INTERNAL", "internal error"), 500, cors);
+  }
+}
+
 /** Whether this adapter serves `path` at all (hosts use it to pass other paths to their next handler). */
 export function servesPath(path: string): boolean {
   return path.startsWith(PREFIX);
@@ -111,6 +145,7 @@ export async function respond(
       new CustodyError("PERMISSION_DENIED", "this origin is not allowed", { reason: "ORIGIN_NOT_ALLOWED" }),
     );
   }
+  if (request.path === WEBHOOK_JWKS_PATH) return webhookJwks(engine, request, cors, options);
   const operation = operationByUrlPath(request.path);
   if (request.method === "OPTIONS") {
     return {

@@ -8,8 +8,9 @@ import type * as v from "valibot";
 import type { DataReader, DataWriter } from "../engine/data.js";
 import type { Principal } from "../engine/principal.js";
 import type { RandomSource } from "../engine/random.js";
-import type { OrganizationRecord } from "../engine/records.js";
+import type { OrganizationRecord, VoteSelection } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
+import type { PolicyContext } from "../policy/types.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: valibot's generic schema type needs `any` for its issue parameter.
 export type AnySchema = v.GenericSchema<any, any>;
@@ -45,6 +46,20 @@ export interface ActivityContext {
   readonly services: EngineServices;
 }
 
+/** What a row's `policyTarget` can reach: the transaction's reads, the organization and the submitter. */
+export interface PolicyTargetContext {
+  readonly data: DataReader;
+  readonly organization: OrganizationRecord;
+  /** The activity's submitter (also when the decision is taken again at a later vote). */
+  readonly principal: Principal;
+}
+
+/** The policy keywords an activity's target supplies: the signing or export target and the parsed payload. */
+export type PolicyTargetData = Pick<
+  PolicyContext,
+  "wallet" | "wallets" | "wallet_account" | "private_key" | "eth" | "solana" | "tron" | "bitcoin" | "tempo" | "secret"
+>;
+
 /** What a query handler can reach: a consistent read view. */
 export interface QueryContext {
   readonly data: DataReader;
@@ -66,17 +81,38 @@ export interface ActivityOperation<
   readonly path: string;
   /** Accepted versions, the current one first. */
   readonly versions: V;
-  readonly policy: PolicyTarget;
+  /**
+   * Policy resource and action; null for activities with none in the policy spec's table: votes (their
+   * eligibility is the pending consensus's) and root-quorum-only activities (no policy can allow them).
+   */
+  readonly policy: PolicyTarget | null;
+  /**
+   * Set on `approve_activity` and `reject_activity`: the activity is a vote on the activity whose
+   * `fingerprint` it names. The pipeline casts it (`engine/voting.ts`) and answers with that target
+   * activity; such rows have no handler.
+   */
+  readonly vote?: VoteSelection;
   /**
    * Who may submit: `own` (the principal's organization only) or `ownOrSubOrganization` (the parent's
    * credentials may act on a sub-organization, as for the authentication activities).
    */
   readonly access: "own" | "ownOrSubOrganization";
   /**
-   * Returns the result member's value; throws a `CustodyError` to fail the activity. (Method syntax on
+   * The target the activity names, for the policy context: the wallet, account or private key it signs
+   * with or exports, and its parsed payload (`eth`, `solana`, ...). Absent when the activity names none.
+   * Throws a `CustodyError` naming the field when the parameters name something that does not exist.
+   */
+  policyTarget?(
+    context: PolicyTargetContext,
+    parameters: v.InferOutput<V[number]["parameters"]>,
+    version: V[number],
+  ): Promise<PolicyTargetData>;
+  /**
+   * Returns the result member's value; throws a `CustodyError` to fail the activity. Every row declared
+   * with {@link defineActivity} has one; only vote rows ({@link defineVote}) do not. (Method syntax on
    * purpose: it keeps rows with specific parameter types assignable to the generic `Operation`.)
    */
-  handler(
+  handler?(
     context: ActivityContext,
     parameters: v.InferOutput<V[number]["parameters"]>,
     version: V[number],
@@ -97,9 +133,23 @@ export type Operation = ActivityOperation | QueryOperation;
 
 /** Declares an activity row, keeping its literal method name and versions. */
 export function defineActivity<const M extends string, const V extends readonly ActivityVersion[]>(
-  operation: Omit<ActivityOperation<M, V>, "kind" | "access"> & { access?: ActivityOperation["access"] },
+  operation: Omit<ActivityOperation<M, V>, "kind" | "access" | "vote" | "handler"> & {
+    access?: ActivityOperation["access"];
+    handler: NonNullable<ActivityOperation<M, V>["handler"]>;
+  },
 ): ActivityOperation<M, V> {
   return { kind: "activity", access: "own", ...operation };
+}
+
+/**
+ * Declares a vote row (`approve_activity`, `reject_activity`): no policy resource, no handler. A vote may
+ * name a sub-organization's activity because whether it counts is decided by the organization governing
+ * that activity (its submitter's), not by where the voter's credential lives.
+ */
+export function defineVote<const M extends string, const V extends readonly ActivityVersion[]>(
+  operation: Pick<ActivityOperation<M, V>, "method" | "path" | "versions"> & { vote: VoteSelection },
+): ActivityOperation<M, V> {
+  return { kind: "activity", access: "ownOrSubOrganization", policy: null, ...operation };
 }
 
 /** Declares a query row. */

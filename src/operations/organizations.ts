@@ -17,6 +17,7 @@ import {
   type UserParams,
 } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
+import { renderPolicy } from "./policies.js";
 import { renderPrivateKey, renderTag } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
 import { createWalletRecords, renderWallet, walletParams } from "./wallets.js";
@@ -170,7 +171,7 @@ async function renderOrganization(data: DataReader, organization: OrganizationRe
     organizationId: organization.id,
     name: organization.name,
     users: await Promise.all(users.map((user) => renderUser(data, user))),
-    policies: [],
+    policies: (await data.listAll("policies", organization.id)).map(renderPolicy),
     privateKeys: (await data.listAll("privateKeys", organization.id)).map(renderPrivateKey),
     invitations: [],
     tags: (await data.listAll("tags", organization.id)).map(renderTag),

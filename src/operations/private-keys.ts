@@ -88,7 +88,8 @@ function generateKeyPair(
   );
 }
 
-async function assertUniqueKeyName(
+/** Refuses a private key name the organization already uses (`ALREADY_EXISTS` naming `field`). */
+export async function assertUniqueKeyName(
   data: DataReader,
   organizationId: string,
   privateKeyName: string,

@@ -10,6 +10,11 @@ import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.
 import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import type { Operation } from "./define.js";
+import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
+import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
+import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
+import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
+import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
 import {
@@ -32,6 +37,7 @@ import {
   updatePrivateKeyTag,
 } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
@@ -53,6 +59,12 @@ import {
   getWallets,
   updateWallet,
 } from "./wallets.js";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+} from "./webhook-endpoints.js";
 
 export const OPERATIONS = [
   createSubOrganization,
@@ -115,6 +127,27 @@ export const OPERATIONS = [
   approveActivity,
   rejectActivity,
   updateRootQuorum,
+  // Sign-in and sessions, export, import and deletion
+  oauth,
+  createReadWriteSession,
+  exportWallet,
+  exportWalletAccount,
+  exportPrivateKey,
+  initImportWallet,
+  importWallet,
+  initImportPrivateKey,
+  importPrivateKey,
+  deleteWallets,
+  deleteWalletAccounts,
+  deletePrivateKeys,
+  deleteSubOrganization,
+  // Organization features and webhooks
+  setOrganizationFeature,
+  removeOrganizationFeature,
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

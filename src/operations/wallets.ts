@@ -60,7 +60,7 @@ export const walletParams = v.object({
   mnemonicLength: v.optional(int32),
 });
 
-type WalletAccountParams = v.InferOutput<typeof walletAccountParams>;
+export type WalletAccountParams = v.InferOutput<typeof walletAccountParams>;
 
 /** What wallet writes need from their caller (an activity context or a sub-organization creation). */
 export interface WalletWriteContext {
@@ -71,7 +71,8 @@ export interface WalletWriteContext {
   readonly services: EngineServices;
 }
 
-const mnemonicContext = (walletId: string) => `wallet:${walletId}:mnemonic`;
+/** The sealing context of a wallet's mnemonic. */
+export const mnemonicContext = (walletId: string) => `wallet:${walletId}:mnemonic`;
 
 /** The wallet's seed from the key cache, unsealing and stretching the mnemonic on a miss. */
 export function walletSeed(
@@ -81,7 +82,9 @@ export function walletSeed(
   return services.keys.wallet(wallet.id, async () => {
     const mnemonic = services.secrets.unseal(wallet.sealedMnemonic, mnemonicContext(wallet.id));
     try {
-      return mnemonicToSeed(new TextDecoder().decode(mnemonic));
+      // An imported wallet may carry a BIP39 passphrase after a newline: the form export bundles hold it in.
+      const [words, ...passphrase] = new TextDecoder().decode(mnemonic).split("\n");
+      return mnemonicToSeed(words as string, passphrase.join("\n"));
     } finally {
       mnemonic.fill(0);
     }
@@ -159,6 +162,7 @@ export async function deriveWalletAccounts(
       address,
       publicKey: encodeAccountPublicKey(account.curve as HdCurve, pair.publicKey),
       name: account.name ?? null,
+      exported: false,
       createdAtMs: context.now,
       updatedAtMs: context.now,
     };
@@ -185,11 +189,30 @@ export async function createWalletRecords(
   params: v.InferOutput<typeof walletParams>,
   field: string,
 ): Promise<{ walletId: string; addresses: string[] }> {
-  const { data } = context;
   const length = params.mnemonicLength ?? 12;
   if (!(MNEMONIC_LENGTHS as readonly number[]).includes(length)) {
     throw invalidArgument(`mnemonicLength must be one of ${MNEMONIC_LENGTHS.join(", ")}`, `${field}mnemonicLength`);
   }
+  const mnemonic = utf8ToBytes(generateMnemonic(length as MnemonicLength, context.random));
+  try {
+    return await storeWallet(context, organizationId, params, { mnemonic, imported: false }, field);
+  } finally {
+    mnemonic.fill(0);
+  }
+}
+
+/**
+ * Stores a wallet holding `mnemonic` (UTF-8, already validated; `words\npassphrase` for a passphrase) and
+ * derives its first accounts. `imported` marks a wallet whose mnemonic came from outside.
+ */
+export async function storeWallet(
+  context: WalletWriteContext,
+  organizationId: string,
+  params: { walletName: string; accounts: readonly WalletAccountParams[] },
+  secret: { mnemonic: Uint8Array; imported: boolean },
+  field: string,
+): Promise<{ walletId: string; addresses: string[] }> {
+  const { data } = context;
   if (await data.lookup("walletByName", INDEX.walletByName(organizationId, params.walletName))) {
     throw new CustodyError("ALREADY_EXISTS", `a wallet named ${params.walletName} already exists`, {
       field: `${field}walletName`,
@@ -197,18 +220,16 @@ export async function createWalletRecords(
     });
   }
   const walletId = context.newId();
-  const mnemonic = utf8ToBytes(generateMnemonic(length as MnemonicLength, context.random));
   const wallet: WalletRecord = {
     id: walletId,
     organizationId,
     walletName: params.walletName,
-    sealedMnemonic: context.services.secrets.seal(mnemonic, mnemonicContext(walletId)),
+    sealedMnemonic: context.services.secrets.seal(secret.mnemonic, mnemonicContext(walletId)),
     exported: false,
-    imported: false,
+    imported: secret.imported,
     createdAtMs: context.now,
     updatedAtMs: context.now,
   };
-  mnemonic.fill(0);
   await data.put("wallets", wallet);
   try {
     const addresses = await deriveWalletAccounts(context, wallet, params.accounts, `${field}accounts`);
