@@ -19,7 +19,6 @@ import {
 } from "../crypto/hpke/index.js";
 import { CustodyError } from "../errors.js";
 import type { Store } from "../storage/store.js";
-import { DataWriter } from "./data.js";
 import type { SecretVault } from "./secrets.js";
 
 const SIGNER_KEY_RECORD = "enclave.signerKey";
@@ -54,15 +53,11 @@ export class EnclaveSigner {
    */
   open(store: Store, secrets: SecretVault): Promise<void> {
     if (this.#key !== undefined) return Promise.resolve();
-    this.#opening ??= store
-      .transaction(async (tx) => {
-        const data = new DataWriter(tx);
-        const record = await data.get("meta", SIGNER_KEY_RECORD);
-        if (record) return secrets.unseal(record.value, SIGNER_KEY_CONTEXT);
+    this.#opening ??= secrets
+      .persistentKey(store, SIGNER_KEY_RECORD, SIGNER_KEY_CONTEXT, () => {
         const seed = this.random(KEY_SEED_LENGTH);
         const key = p256.utils.randomSecretKey(seed);
         seed.fill(0);
-        await data.put("meta", { id: SIGNER_KEY_RECORD, value: secrets.seal(key, SIGNER_KEY_CONTEXT) });
         return key;
       })
       .then(

@@ -84,6 +84,27 @@ export class SecretVault {
     this.keyEncryptionKey = newKeyEncryptionKey.slice();
   }
 
+  /**
+   * A key the engine keeps for itself (the export-bundle signer, the webhook signer): loaded from the
+   * `meta` record `recordId` and unsealed, or made by `generate`, sealed and stored there, in a transaction
+   * of its own so a later rollback cannot lose it. The vault must be open.
+   */
+  async persistentKey(
+    store: Store,
+    recordId: string,
+    context: string,
+    generate: () => Uint8Array,
+  ): Promise<Uint8Array> {
+    return store.transaction(async (tx) => {
+      const data = new DataWriter(tx);
+      const record = await data.get("meta", recordId);
+      if (record) return this.unseal(record.value, context);
+      const key = generate();
+      await data.put("meta", { id: recordId, value: this.seal(key, context) });
+      return key;
+    });
+  }
+
   private ready(): Sealer {
     if (!this.sealer) throw new CustodyError("INTERNAL", "the secret vault is used before it was opened");
     return this.sealer;

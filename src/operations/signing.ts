@@ -24,7 +24,7 @@ import { privateKeyPolicyData, walletAccountTarget } from "../engine/policy-targ
 import type { PrivateKeyRecord, WalletAccountRecord } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
 import { notFound } from "../errors.js";
-import { defineActivity, type PolicyTargetData } from "./define.js";
+import { type ActivityContext, defineActivity, type PolicyTargetData } from "./define.js";
 import { privateKeyContext } from "./private-keys.js";
 import { walletSeed } from "./wallets.js";
 
@@ -99,6 +99,12 @@ async function signerOf(data: DataReader, services: EngineServices, target: Sign
   });
 }
 
+/** The prepared signer that `signWith` names in the request's organization. */
+async function signerFor(context: ActivityContext, signWith: string): Promise<PreparedSigner> {
+  const target = await resolveSigningTarget(context.data, context.organization.id, signWith, "parameters.signWith");
+  return signerOf(context.data, context.services, target);
+}
+
 const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
 // Hex doubles the bytes (plus an optional 0x); the byte limit itself is checked after decoding.
 const payload = v.pipe(
@@ -124,13 +130,7 @@ export const signRawPayloadOperation = defineActivity({
     return signingPolicyTarget(context.data, context.organization.id, params.signWith);
   },
   async handler(context, params) {
-    const target = await resolveSigningTarget(
-      context.data,
-      context.organization.id,
-      params.signWith,
-      "parameters.signWith",
-    );
-    const signer = await signerOf(context.data, context.services, target);
+    const signer = await signerFor(context, params.signWith);
     return {
       ...signRawPayload({
         signer,
@@ -170,13 +170,7 @@ export const signRawPayloadsOperation = defineActivity({
     return signingPolicyTarget(context.data, context.organization.id, params.signWith);
   },
   async handler(context, params) {
-    const target = await resolveSigningTarget(
-      context.data,
-      context.organization.id,
-      params.signWith,
-      "parameters.signWith",
-    );
-    const signer = await signerOf(context.data, context.services, target);
+    const signer = await signerFor(context, params.signWith);
     // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
     const signatures = signRawPayloads({
       signer,

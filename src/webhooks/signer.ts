@@ -12,7 +12,6 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, concatBytes, encodeBase64Url, utf8ToBytes } from "../crypto/bytes.js";
-import { DataWriter } from "../engine/data.js";
 import type { RandomSource } from "../engine/random.js";
 import type { SecretVault } from "../engine/secrets.js";
 import { CustodyError, invalidArgument } from "../errors.js";
@@ -93,15 +92,8 @@ export class WebhookSigner {
    */
   open(store: Store, secrets: SecretVault): Promise<void> {
     if (this.#key !== undefined) return Promise.resolve();
-    this.#opening ??= store
-      .transaction(async (tx) => {
-        const data = new DataWriter(tx);
-        const record = await data.get("meta", SIGNING_KEY_RECORD);
-        if (record) return secrets.unseal(record.value, SIGNING_KEY_CONTEXT);
-        const key = this.random(32);
-        await data.put("meta", { id: SIGNING_KEY_RECORD, value: secrets.seal(key, SIGNING_KEY_CONTEXT) });
-        return key;
-      })
+    this.#opening ??= secrets
+      .persistentKey(store, SIGNING_KEY_RECORD, SIGNING_KEY_CONTEXT, () => this.random(32))
       .then(
         (key) => this.#use(key),
         (error: unknown) => {
