@@ -17,15 +17,26 @@ function mismatch(principal: Principal, organization: OrganizationRecord, verb: 
   );
 }
 
-/** May `principal` submit activities naming `organization`? */
-export function assertMaySubmit(
+/** Who may submit an activity naming an organization (an operation row's `access`). */
+export type SubmitAccess = "own" | "ownOrSubOrganization" | "ownViaParent";
+
+/**
+ * The organization a submission acts in. Usually the one it names, which must be the principal's own
+ * (`ownOrSubOrganization`: or a sub-organization of it, for the authentication flows a parent runs). With
+ * `ownViaParent`, a sub-organization's credential may name its parent, as sdk-browser's session log-in
+ * does when it knows only the parent's id, and the activity then acts in the principal's own organization.
+ */
+export function actingOrganization(
   principal: Principal,
-  organization: OrganizationRecord,
-  access: "own" | "ownOrSubOrganization",
-): void {
-  if (principal.organizationId === organization.id) return;
-  if (access === "ownOrSubOrganization" && organization.parentOrganizationId === principal.organizationId) return;
-  throw mismatch(principal, organization, "write to");
+  named: OrganizationRecord,
+  principalOrganization: OrganizationRecord,
+  access: SubmitAccess,
+): OrganizationRecord {
+  if (principal.organizationId === named.id) return named;
+  if (access === "ownOrSubOrganization" && named.parentOrganizationId === principal.organizationId) return named;
+  if (access === "ownViaParent" && principalOrganization.parentOrganizationId === named.id)
+    return principalOrganization;
+  throw mismatch(principal, named, "write to");
 }
 
 /**

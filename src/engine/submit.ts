@@ -15,7 +15,7 @@ import type { ActivityOperation, ActivityVersion } from "../operations/define.js
 import { id } from "../operations/schema.js";
 import type { Store } from "../storage/store.js";
 import type { ActivityResponse } from "../wire/types.js";
-import { assertMaySubmit } from "./access.js";
+import { actingOrganization } from "./access.js";
 import { DataWriter } from "./data.js";
 import { decideActivity, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, execute, voteOf } from "./execution.js";
@@ -158,13 +158,12 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
       if (existingId !== undefined) return replay(data, existingId, principal);
-      const organization = await data.require(
-        "organizations",
-        submission.organizationId,
-        "organization",
-        "organizationId",
-      );
-      assertMaySubmit(principal, organization, operation.access);
+      const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
+      const principalOrganization =
+        principal.organizationId === named.id
+          ? named
+          : await data.require("organizations", principal.organizationId, "organization");
+      const organization = actingOrganization(principal, named, principalOrganization, operation.access);
       await data.require("users", principal.userId, "user");
 
       const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", submission.bodyText, core.ids.next(), now);
@@ -184,10 +183,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       };
       failed = { draft };
 
-      const governing =
-        principal.organizationId === organization.id
-          ? organization
-          : await data.require("organizations", principal.organizationId, "organization");
+      const governing = principalOrganization;
       const decision = await decideActivity({
         data,
         organization,

@@ -16,7 +16,7 @@ import { CustodyError } from "../errors.js";
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { operationByUrlPath } from "../operations/table.js";
 import type { ActivityResponse } from "../wire/types.js";
-import { assertMaySubmit } from "./access.js";
+import { actingOrganization } from "./access.js";
 import type { DataReader } from "./data.js";
 import { DataWriter } from "./data.js";
 import { type ActivityDecision, decideActivity, denialError, evaluationRecord, voterCanCount } from "./decision.js";
@@ -111,8 +111,12 @@ async function applyVote(
   if (existingId !== undefined) {
     return replayVote(data, await data.require("activities", existingId, "activity"), principal);
   }
-  const organization = await data.require("organizations", submission.organizationId, "organization", "organizationId");
-  assertMaySubmit(principal, organization, submission.operation.access);
+  const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
+  const principalOrganization =
+    principal.organizationId === named.id
+      ? named
+      : await data.require("organizations", principal.organizationId, "organization");
+  const organization = actingOrganization(principal, named, principalOrganization, submission.operation.access);
   await data.require("users", principal.userId, "user");
   const { fingerprint } = v.parse(voteIntent, submission.parameters);
   const target = await findTarget(data, organization.id, fingerprint);

@@ -5,6 +5,7 @@
  * @module
  */
 import type * as v from "valibot";
+import type { SubmitAccess } from "../engine/access.js";
 import type { DataReader, DataWriter } from "../engine/data.js";
 import type { Principal } from "../engine/principal.js";
 import type { RandomSource } from "../engine/random.js";
@@ -96,7 +97,7 @@ export interface ActivityOperation<
    * Who may submit: `own` (the principal's organization only) or `ownOrSubOrganization` (the parent's
    * credentials may act on a sub-organization, as for the authentication activities).
    */
-  readonly access: "own" | "ownOrSubOrganization";
+  readonly access: SubmitAccess;
   /**
    * The target the activity names, for the policy context: the wallet, account or private key it signs
    * with or exports, and its parsed payload (`eth`, `solana`, ...). Absent when the activity names none.

@@ -108,9 +108,12 @@ export const createReadWriteSession = defineActivity({
     },
   ],
   policy: { resource: "AUTH", action: "CREATE" },
+  // sdk-browser's session log-in names the parent organization it was configured with; the session is then
+  // made in the credential's own sub-organization, which the result names.
+  access: "ownViaParent",
   async handler(context, params) {
     const { data, organization } = context;
-    // Without `userId`, the session is the requester's own ("own" access: they are of this organization).
+    // Without `userId`, the session is the requester's own (the acting organization is theirs).
     const user = await requireUser(
       data,
       organization.id,
