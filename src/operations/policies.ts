@@ -14,7 +14,12 @@ import type { DataReader } from "../engine/data.js";
 import type { PolicyEvaluationRecord, PolicyRecord } from "../engine/records.js";
 import { timestamp } from "../engine/render.js";
 import { CustodyError, invalidArgument, notFound } from "../errors.js";
-import { conditionFromSelectors, MAX_EXPRESSION_LENGTH, validatePolicyExpressions } from "../policy/index.js";
+import {
+  conditionFromSelectors,
+  MAX_EXPRESSION_LENGTH,
+  SELECTOR_OPERATORS,
+  validatePolicyExpressions,
+} from "../policy/index.js";
 import type { PolicyExpressions } from "../policy/validate.js";
 import type { ActivityContext } from "./define.js";
 import { defineActivity, defineQuery } from "./define.js";
@@ -24,21 +29,6 @@ import { id, list, name } from "./schema.js";
 export const MAX_POLICIES_PER_ORGANIZATION = 100;
 
 const EFFECTS = ["EFFECT_ALLOW", "EFFECT_DENY"] as const;
-
-/** `v1Operator`. */
-const SELECTOR_OPERATORS = [
-  "OPERATOR_EQUAL",
-  "OPERATOR_MORE_THAN",
-  "OPERATOR_MORE_THAN_OR_EQUAL",
-  "OPERATOR_LESS_THAN",
-  "OPERATOR_LESS_THAN_OR_EQUAL",
-  "OPERATOR_CONTAINS",
-  "OPERATOR_NOT_EQUAL",
-  "OPERATOR_IN",
-  "OPERATOR_NOT_IN",
-  "OPERATOR_CONTAINS_ONE",
-  "OPERATOR_CONTAINS_ALL",
-] as const;
 
 const expression = v.pipe(
   v.string(),

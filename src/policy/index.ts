@@ -36,7 +36,13 @@ export type { PolicyErrorReason } from "./expression-errors.js";
 export { POLICY_KEYWORDS } from "./keywords.js";
 export { MAX_EXPRESSION_LENGTH } from "./lexer.js";
 export { MAX_NESTING_DEPTH } from "./parser.js";
-export { conditionFromSelectors, type Selector, type SelectorOperator, type SelectorV2 } from "./selectors.js";
+export {
+  conditionFromSelectors,
+  SELECTOR_OPERATORS,
+  type Selector,
+  type SelectorOperator,
+  type SelectorV2,
+} from "./selectors.js";
 export type {
   DecideInput,
   Decision,

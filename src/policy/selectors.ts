@@ -16,19 +16,23 @@ import { checkIdentifiers } from "./analysis.js";
 import type { PolicyErrorReason } from "./expression-errors.js";
 import { parseExpression } from "./parser.js";
 
+/** The selector operators (swagger `v1Operator`), declared once for the schemas and the translation. */
+export const SELECTOR_OPERATORS = [
+  "OPERATOR_EQUAL",
+  "OPERATOR_MORE_THAN",
+  "OPERATOR_MORE_THAN_OR_EQUAL",
+  "OPERATOR_LESS_THAN",
+  "OPERATOR_LESS_THAN_OR_EQUAL",
+  "OPERATOR_CONTAINS",
+  "OPERATOR_NOT_EQUAL",
+  "OPERATOR_IN",
+  "OPERATOR_NOT_IN",
+  "OPERATOR_CONTAINS_ONE",
+  "OPERATOR_CONTAINS_ALL",
+] as const;
+
 /** A selector operator (swagger `v1Operator`). */
-export type SelectorOperator =
-  | "OPERATOR_EQUAL"
-  | "OPERATOR_MORE_THAN"
-  | "OPERATOR_MORE_THAN_OR_EQUAL"
-  | "OPERATOR_LESS_THAN"
-  | "OPERATOR_LESS_THAN_OR_EQUAL"
-  | "OPERATOR_CONTAINS"
-  | "OPERATOR_NOT_EQUAL"
-  | "OPERATOR_IN"
-  | "OPERATOR_NOT_IN"
-  | "OPERATOR_CONTAINS_ONE"
-  | "OPERATOR_CONTAINS_ALL";
+export type SelectorOperator = (typeof SELECTOR_OPERATORS)[number];
 
 /** A selector of `ACTIVITY_TYPE_CREATE_POLICY` (swagger `v1Selector`). */
 export interface Selector {

@@ -8,6 +8,7 @@ import {
   type Policy,
   type PolicyContext,
   type PolicyExpressionField,
+  SELECTOR_OPERATORS,
   validatePolicyExpressions,
 } from "../../src/policy/index.js";
 import { ROOT_USER, signingContext } from "./helpers.js";
@@ -273,19 +274,7 @@ describe("properties", () => {
   it("selector translation either refuses with a CustodyError or gives a condition that validates", () => {
     const selector = fc.record({
       subject: fc.oneof(fc.constantFrom("activity.type", "wallet.id", "private_key.tags", "eth.tx['to']"), fc.string()),
-      operator: fc.constantFrom(
-        "OPERATOR_EQUAL",
-        "OPERATOR_MORE_THAN",
-        "OPERATOR_MORE_THAN_OR_EQUAL",
-        "OPERATOR_LESS_THAN",
-        "OPERATOR_LESS_THAN_OR_EQUAL",
-        "OPERATOR_CONTAINS",
-        "OPERATOR_NOT_EQUAL",
-        "OPERATOR_IN",
-        "OPERATOR_NOT_IN",
-        "OPERATOR_CONTAINS_ONE",
-        "OPERATOR_CONTAINS_ALL",
-      ),
+      operator: fc.constantFrom(...SELECTOR_OPERATORS),
       targets: fc.array(fc.oneof(fc.string(), fc.bigInt({ min: 0n, max: 1n << 300n }).map(String)), { maxLength: 3 }),
     });
     fc.assert(
