@@ -12,6 +12,7 @@ import type {
   ApiKeyRecord,
   AuthenticatorRecord,
   OauthProviderRecord,
+  TagRecord,
   UserRecord,
   VoteRecord,
 } from "./records.js";
@@ -155,5 +156,16 @@ export async function renderActivity(
     createdAt: timestamp(activity.createdAtMs),
     updatedAt: timestamp(activity.updatedAtMs),
     failure: activity.failure,
+  };
+}
+
+/** `datav1Tag`, for user and private-key tags alike. */
+export function renderTag(tag: TagRecord) {
+  return {
+    tagId: tag.id,
+    tagName: tag.tagName,
+    tagType: tag.tagType,
+    createdAt: timestamp(tag.createdAtMs),
+    updatedAt: timestamp(tag.updatedAtMs),
   };
 }

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { credentialScope, type DataReader } from "../engine/data.js";
 import type { OrganizationRecord, UserRecord } from "../engine/records.js";
-import { renderUser } from "../engine/render.js";
+import { renderTag, renderUser } from "../engine/render.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import type { Quorum } from "../wire/types.js";
 import {
@@ -18,7 +18,7 @@ import {
 } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
 import { renderPolicy } from "./policies.js";
-import { renderPrivateKey, renderTag } from "./private-keys.js";
+import { renderPrivateKey } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
 import { createWalletRecords, renderWallet, walletParams } from "./wallets.js";
 

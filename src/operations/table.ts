@@ -28,14 +28,12 @@ import {
   updatePolicy,
 } from "./policies.js";
 import {
-  createPrivateKeys,
   createPrivateKeyTag,
   deletePrivateKeyTags,
-  getPrivateKey,
-  getPrivateKeys,
   listPrivateKeyTags,
   updatePrivateKeyTag,
-} from "./private-keys.js";
+} from "./private-key-tags.js";
+import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";

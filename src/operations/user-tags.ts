@@ -7,10 +7,11 @@
 import * as v from "valibot";
 import { type DataReader, INDEX } from "../engine/data.js";
 import type { TagRecord, UserRecord } from "../engine/records.js";
+import { renderTag } from "../engine/render.js";
 import { CustodyError, invalidArgument, notFound } from "../errors.js";
 import { requireUser } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
-import { renderTag } from "./private-keys.js";
+
 import { id, list, name } from "./schema.js";
 
 /** Tags per organization, of every type (the wire spec's resource limits: 100, or 10 in a sub-organization). */
