@@ -1,5 +1,5 @@
 /**
- * `custodian/http`: serve a {@link CustodyEngine} over the wire protocol that Turnkey's official clients speak.
+ * `custodian/http`: serve a `CustodyEngine` over the wire protocol that Turnkey's official clients speak.
  *
  * @module custodian/http
  */

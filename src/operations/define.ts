@@ -110,7 +110,7 @@ export interface ActivityOperation<
   ): Promise<PolicyTargetData>;
   /**
    * Returns the result member's value; throws a `CustodyError` to fail the activity. Every row declared
-   * with {@link defineActivity} has one; only vote rows ({@link defineVote}) do not. (Method syntax on
+   * with `defineActivity` has one; only vote rows (`defineVote`) do not. (Method syntax on
    * purpose: it keeps rows with specific parameter types assignable to the generic `Operation`.)
    */
   handler?(

@@ -1,0 +1,150 @@
+/**
+ * The engine's shared state: the (outbox-wrapped) store, clock, randomness, ids and services, resolved once
+ * from the options. Every `CustodyEngine` view made by `as()` shares one core.
+ *
+ * @module
+ */
+import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
+import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
+import { invalidArgument } from "../errors.js";
+import { MemoryStore } from "../storage/memory.js";
+import type { Store } from "../storage/store.js";
+import type { WebhookDeliverySettings } from "../webhooks/retry.js";
+import { Webhooks } from "../webhooks/service.js";
+import { EnclaveSigner } from "./enclave-signer.js";
+import { IdGenerator } from "./ids.js";
+import { KeyCache } from "./key-cache.js";
+import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
+import { SecretVault } from "./secrets.js";
+import type { EngineServices } from "./services.js";
+import type { PipelineCore } from "./submit.js";
+
+/** Options of {@link CustodyEngine}. Every member is optional. */
+export interface CustodyEngineOptions {
+  /** Where state lives. Default: a new {@link MemoryStore}. */
+  store?: Store;
+  /** Milliseconds since the epoch. Inject a fixed or stepping clock for deterministic tests. */
+  clock?: Clock;
+  /** Source of every random byte (ids, keys). Inject `createSeededRandom(seed)` for deterministic tests. */
+  random?: RandomSource;
+  /** Oldest accepted `timestampMs`, in ms before now. Default one hour, as the hosted service. */
+  maxRequestAgeMs?: number;
+  /** Furthest accepted `timestampMs`, in ms after now. Default five minutes. */
+  maxClockSkewMs?: number;
+  /**
+   * The 32-byte key-encryption key that wraps the data key sealing every secret at rest. Required for a
+   * durable store; when omitted, a key is generated for this process (fine for memory stores and tests).
+   */
+  keyEncryptionKey?: Uint8Array;
+  /** Refuse non-hardened ed25519 derivation path levels (default: derive them as hardened). */
+  strictEd25519Paths?: boolean;
+  /**
+   * The WebAuthn relying party of passkeys: `rpId` (default `localhost`) and the allowed `origins` (default
+   * `["http://localhost"]`). An organization's `FEATURE_NAME_WEBAUTHN_ORIGINS`, or its parent's, replaces
+   * the origins for its passkeys.
+   */
+  webauthn?: RelyingPartyOptions;
+  /**
+   * OIDC issuers whose tokens may register OAuth providers, by `iss`: `{ jwks }` (a JSON Web Key Set) or
+   * `{ jwksUri }` (fetched and cached), optionally with the `audiences` (client ids) accepted. Tokens of
+   * other issuers are refused.
+   */
+  oidcIssuers?: OidcIssuers;
+  /**
+   * The 32-byte P-256 key that signs export bundles and import targets (Turnkey's enclave quorum key). When
+   * omitted, one is generated on first use and kept in the store, sealed. Clients verify bundles against
+   * {@link CustodyEngine.signerPublicKey}, passed as their `dangerouslyOverrideSignerPublicKey`.
+   */
+  signerPrivateKey?: Uint8Array;
+  /**
+   * The 32-byte Ed25519 secret key that signs webhook deliveries. When omitted, one is generated on first
+   * use and kept in the store, sealed. Receivers get the public key from {@link CustodyEngine.webhookJwks}
+   * (served over HTTP at `GET /public/v1/discovery/webhooks/jwks`).
+   */
+  webhookSigningKey?: Uint8Array;
+  /**
+   * Let webhooks reach `http://127.0.0.1`, `http://localhost` and other loopback receivers, and destinations
+   * at private or link-local addresses. For tests and local development only: the default, like the hosted
+   * service, accepts only `https` URLs of public destinations.
+   */
+  allowInsecureWebhooks?: boolean;
+  /** Webhook delivery settings (concurrency, per-attempt timeout, attempts, backoff); each defaults separately. */
+  webhookDelivery?: Partial<WebhookDeliverySettings>;
+  /** Told about unexpected failures of the webhook dispatcher (a failing store), for the host's logs. */
+  onWebhookError?: (error: unknown) => void;
+}
+
+export class EngineCore implements PipelineCore {
+  /** The host's store wrapped by the webhook outbox: every write of the engine goes through it. */
+  readonly store: Store;
+  /** The store as the host gave it. */
+  readonly hostStore: Store;
+  readonly webhooks: Webhooks;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly ids: IdGenerator;
+  readonly services: EngineServices;
+
+  constructor(options: CustodyEngineOptions) {
+    this.hostStore = options.store ?? new MemoryStore();
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? systemRandom;
+    this.ids = new IdGenerator(this.clock, this.random);
+    if (options.keyEncryptionKey !== undefined && options.keyEncryptionKey.length !== 32) {
+      throw invalidArgument("keyEncryptionKey must be 32 bytes", "keyEncryptionKey");
+    }
+    this.services = {
+      maxRequestAgeMs: options.maxRequestAgeMs ?? 60 * 60 * 1000,
+      maxClockSkewMs: options.maxClockSkewMs ?? 5 * 60 * 1000,
+      secrets: new SecretVault(
+        options.keyEncryptionKey ?? this.random(32),
+        this.random,
+        options.keyEncryptionKey === undefined,
+      ),
+      keys: new KeyCache(),
+      strictEd25519Paths: options.strictEd25519Paths ?? false,
+      webauthn: new WebauthnRelyingParty(options.webauthn),
+      oidc: new OidcVerifier(options.oidcIssuers),
+      enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),
+      webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
+    };
+    this.webhooks = new Webhooks(
+      {
+        store: this.hostStore,
+        clock: this.clock,
+        random: this.random,
+        newId: () => this.ids.next(),
+        secrets: this.services.secrets,
+      },
+      {
+        rules: this.services.webhookUrls,
+        ...(options.webhookSigningKey ? { signingKey: options.webhookSigningKey } : {}),
+        ...(options.webhookDelivery ? { delivery: options.webhookDelivery } : {}),
+        ...(options.onWebhookError ? { onError: options.onWebhookError } : {}),
+      },
+    );
+    this.store = this.webhooks.store;
+  }
+
+  private lastDefaultTimestamp = 0;
+
+  /**
+   * The `timestampMs` of an in-process call that gave none: the clock, but strictly increasing, so two
+   * calls are two activities even within one millisecond (or under a fixed test clock). A caller who
+   * passes `timestampMs` gets the wire's idempotency exactly.
+   */
+  defaultTimestamp(): string {
+    this.lastDefaultTimestamp = Math.max(this.clock(), this.lastDefaultTimestamp + 1);
+    return String(this.lastDefaultTimestamp);
+  }
+
+  /**
+   * Opens what must be open before any operation (the secret vault's data key, then the bundle signer's
+   * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending.
+   */
+  async ready(): Promise<void> {
+    await this.services.secrets.open(this.store);
+    await this.services.enclaveSigner.open(this.store, this.services.secrets);
+    this.webhooks.start();
+  }
+}
