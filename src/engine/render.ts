@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Activity, ApiKey, Credential, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
+import type { Activity, ApiKey, Authenticator, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
 import type { DataReader } from "./data.js";
 import { voterCanCount } from "./decision.js";
 import type {
@@ -16,20 +16,6 @@ import type {
   UserRecord,
   VoteRecord,
 } from "./records.js";
-
-/** `v1Authenticator`. */
-export interface Authenticator {
-  transports: string[];
-  attestationType: string;
-  aaguid: string;
-  credentialId: string;
-  model: string;
-  credential: Credential;
-  authenticatorId: string;
-  authenticatorName: string;
-  createdAt: Timestamp;
-  updatedAt: Timestamp;
-}
 
 /** Milliseconds → `{seconds, nanos}` with int64 fields as decimal strings. */
 export function timestamp(ms: number): Timestamp {

@@ -20,7 +20,8 @@ import { defineActivity, defineQuery } from "./define.js";
 import { renderPolicy } from "./policies.js";
 import { renderPrivateKey } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
-import { createWalletRecords, renderWallet, walletParams } from "./wallets.js";
+import { renderWallet } from "./wallet-queries.js";
+import { createWalletRecords, walletParams } from "./wallets.js";
 
 /** Root users per organization (the wire spec's 100 users per organization). */
 const MAX_ROOT_USERS = 100;

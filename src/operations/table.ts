@@ -48,15 +48,8 @@ import {
   updateUserName,
   updateUserPhoneNumber,
 } from "./users.js";
-import {
-  createWallet,
-  createWalletAccounts,
-  getWallet,
-  getWalletAccount,
-  getWalletAccounts,
-  getWallets,
-  updateWallet,
-} from "./wallets.js";
+import { getWallet, getWalletAccount, getWalletAccounts, getWallets } from "./wallet-queries.js";
+import { createWallet, createWalletAccounts, updateWallet } from "./wallets.js";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,

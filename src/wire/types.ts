@@ -33,6 +33,20 @@ export interface ApiKey {
   expirationSeconds: string | null;
 }
 
+/** `v1Authenticator`. */
+export interface Authenticator {
+  transports: string[];
+  attestationType: string;
+  aaguid: string;
+  credentialId: string;
+  model: string;
+  credential: Credential;
+  authenticatorId: string;
+  authenticatorName: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 /** `v1OauthProvider`. */
 export interface OauthProvider {
   providerId: string;
@@ -50,7 +64,7 @@ export interface User {
   userName: string;
   userEmail: string | null;
   userPhoneNumber: string | null;
-  authenticators: unknown[];
+  authenticators: Authenticator[];
   apiKeys: ApiKey[];
   userTags: string[];
   oauthProviders: OauthProvider[];

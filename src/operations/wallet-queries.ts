@@ -1,0 +1,138 @@
+/**
+ * Reading wallets and accounts: `get_wallet`, `list_wallets`, `get_wallet_account`, `list_wallet_accounts`,
+ * and the wire renderers of `v1Wallet` and `v1WalletAccount`.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { formatDerivationPath, parseDerivationPath } from "../crypto/hd/index.js";
+import { addressRecordId, INDEX } from "../engine/data.js";
+import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
+import { timestamp } from "../engine/render.js";
+import { invalidArgument, notFound } from "../errors.js";
+import { defineQuery } from "./define.js";
+import { DEFAULT_PAGE_SIZE, id, pagination } from "./schema.js";
+import { requireWallet } from "./wallets.js";
+
+export function renderWallet(wallet: WalletRecord) {
+  return {
+    walletId: wallet.id,
+    walletName: wallet.walletName,
+    createdAt: timestamp(wallet.createdAtMs),
+    updatedAt: timestamp(wallet.updatedAtMs),
+    exported: wallet.exported,
+    imported: wallet.imported,
+  };
+}
+
+function renderAccount(account: WalletAccountRecord, wallet?: WalletRecord) {
+  return {
+    walletAccountId: account.id,
+    organizationId: account.organizationId,
+    walletId: account.walletId,
+    curve: account.curve,
+    pathFormat: account.pathFormat,
+    path: account.path,
+    addressFormat: account.addressFormat,
+    address: account.address,
+    createdAt: timestamp(account.createdAtMs),
+    updatedAt: timestamp(account.updatedAtMs),
+    publicKey: account.publicKey,
+    ...(account.name !== null ? { name: account.name } : {}),
+    ...(wallet ? { walletDetails: renderWallet(wallet) } : {}),
+  };
+}
+
+export const getWallet = defineQuery({
+  method: "getWallet",
+  path: "get_wallet",
+  request: v.object({ organizationId: id, walletId: id }),
+  async handler(context, request) {
+    return {
+      wallet: renderWallet(await requireWallet(context.data, context.organization.id, request.walletId, "walletId")),
+    };
+  },
+});
+
+export const getWallets = defineQuery({
+  method: "getWallets",
+  path: "list_wallets",
+  request: v.object({ organizationId: id }),
+  async handler(context) {
+    return { wallets: (await context.data.listAll("wallets", context.organization.id)).map(renderWallet) };
+  },
+});
+
+export const getWalletAccount = defineQuery({
+  method: "getWalletAccount",
+  path: "get_wallet_account",
+  request: v.object({
+    organizationId: id,
+    walletId: id,
+    address: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
+    path: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    const wallet = await requireWallet(data, organization.id, request.walletId, "walletId");
+    if (request.address === undefined && request.path === undefined) {
+      throw invalidArgument("give the account's address or its path", "address");
+    }
+    let byAddress: string | undefined;
+    if (request.address !== undefined) {
+      const owner = await data.get("addresses", addressRecordId(organization.id, request.address));
+      byAddress = owner?.kind === "walletAccount" ? owner.ownerId : undefined;
+      if (byAddress === undefined) throw notFound("wallet account", request.address, "address");
+    }
+    let byPath: string | undefined;
+    if (request.path !== undefined) {
+      const canonical = formatDerivationPath(parseDerivationPath(request.path, "path"));
+      byPath = await data.lookup("walletAccountByPath", INDEX.walletAccountByPath(wallet.id, canonical));
+      if (byPath === undefined) throw notFound("wallet account", request.path, "path");
+    }
+    if (byAddress !== undefined && byPath !== undefined && byAddress !== byPath) {
+      throw invalidArgument("address and path name different accounts", "path");
+    }
+    const account = await data.get("walletAccounts", (byAddress ?? byPath) as string);
+    if (!account || account.walletId !== wallet.id)
+      throw notFound("wallet account", request.address ?? request.path ?? "", "address");
+    return { account: renderAccount(account) };
+  },
+});
+
+export const getWalletAccounts = defineQuery({
+  method: "getWalletAccounts",
+  path: "list_wallet_accounts",
+  request: v.object({
+    organizationId: id,
+    walletId: v.optional(id),
+    includeWalletDetails: v.optional(v.boolean()),
+    paginationOptions: v.optional(pagination),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
+    const { after, before } = request.paginationOptions ?? {};
+    // Creation order. `before` alone pages backwards: the accounts just before the cursor, still oldest first.
+    const backwards = before !== undefined && after === undefined;
+    const options = { after, before, limit, order: backwards ? ("desc" as const) : ("asc" as const) };
+    let accounts: WalletAccountRecord[];
+    if (request.walletId !== undefined) {
+      await requireWallet(data, organization.id, request.walletId, "walletId");
+      accounts = await data.list("walletAccounts", request.walletId, options);
+    } else {
+      const entries = await data.list("organizationAccounts", organization.id, options);
+      accounts = (await Promise.all(entries.map((entry) => data.get("walletAccounts", entry.id)))).filter(
+        (account): account is WalletAccountRecord => account !== undefined,
+      );
+    }
+    if (backwards) accounts.reverse();
+    const wallets = new Map<string, WalletRecord | undefined>();
+    if (request.includeWalletDetails) {
+      for (const account of accounts) {
+        if (!wallets.has(account.walletId)) wallets.set(account.walletId, await data.get("wallets", account.walletId));
+      }
+    }
+    return { accounts: accounts.map((account) => renderAccount(account, wallets.get(account.walletId))) };
+  },
+});
