@@ -1,0 +1,43 @@
+/**
+ * What every credential write shares: the write context, the user look-up and credential-location ids.
+ *
+ * @module
+ */
+import { credentialScope, type DataReader, type DataWriter } from "../../engine/data.js";
+import type { OrganizationRecord, UserRecord } from "../../engine/records.js";
+import type { EngineServices } from "../../engine/services.js";
+import { notFound } from "../../errors.js";
+
+/** What user creation needs from its caller. */
+export interface CredentialWriteContext {
+  readonly data: DataWriter;
+  readonly now: number;
+  readonly newId: () => string;
+  readonly services: EngineServices;
+  /**
+   * The organization the request names, when there is one. Passkeys of an organization created by the same
+   * request (a sub-organization's root users) take their allowed origins from it.
+   */
+  readonly organization?: OrganizationRecord;
+}
+
+/** A user of `organizationId`, or NOT_FOUND naming `field` (a user of another organization is not found). */
+export async function requireUser(
+  data: DataReader,
+  organizationId: string,
+  userId: string,
+  field: string,
+): Promise<UserRecord> {
+  const user = await data.get("users", userId);
+  if (!user || user.organizationId !== organizationId) throw notFound("user", userId, field);
+  return user;
+}
+
+/** The id of the record saying that `credential` lives in `organizationId`. */
+export function credentialLocationId(
+  kind: "apiKey" | "authenticator",
+  credential: string,
+  organizationId: string,
+): string {
+  return `${credentialScope(kind, credential)}@${organizationId}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * Registering OAuth providers from verified OIDC tokens or explicit claims.
+ *
+ * @module
+ */
+
+import type * as v from "valibot";
+import { INDEX } from "../../engine/data.js";
+import type { OauthProviderRecord, UserRecord } from "../../engine/records.js";
+import { CustodyError, invalidArgument } from "../../errors.js";
+import type { CredentialWriteContext } from "./common.js";
+import { LIMITS, type oauthProviderParamsV2 } from "./params.js";
+
+/** OAuth provider parameters of either version: V1 carries a token, V2 a token or the claims themselves. */
+export type OauthProviderParams = v.InferOutput<typeof oauthProviderParamsV2>;
+
+/**
+ * Registers an OAuth provider for a user under the (iss, aud, sub) of a verified OIDC token, or of explicit
+ * claims (V2's `oidcClaims`, vouched for by whoever the policy lets submit them). One (iss, aud, sub) names
+ * at most one provider per organization, and a user holds at most 10 providers.
+ */
+export async function addOauthProvider(
+  context: CredentialWriteContext,
+  user: UserRecord,
+  params: OauthProviderParams,
+  field: string,
+): Promise<OauthProviderRecord> {
+  const claims = await oauthProviderClaims(context, params, field);
+  const key = INDEX.oauthProviderByClaims(user.organizationId, claims.iss, claims.aud, claims.sub);
+  if ((await context.data.lookup("oauthProviderByClaims", key)) !== undefined) {
+    throw new CustodyError(
+      "ALREADY_EXISTS",
+      "an OAuth provider with this issuer, audience and subject already exists",
+      {
+        field,
+        reason: "OAUTH_PROVIDER_ALREADY_EXISTS",
+      },
+    );
+  }
+  const held = await context.data.listAll("oauthProviders", user.id);
+  if (held.length >= LIMITS.oauthProvidersPerUser) {
+    throw new CustodyError(
+      "RESOURCE_EXHAUSTED",
+      `a user holds at most ${LIMITS.oauthProvidersPerUser} OAuth providers`,
+      {
+        field,
+        reason: "OAUTH_PROVIDER_LIMIT_EXCEEDED",
+        limit: LIMITS.oauthProvidersPerUser,
+      },
+    );
+  }
+  const record: OauthProviderRecord = {
+    id: context.newId(),
+    organizationId: user.organizationId,
+    userId: user.id,
+    providerName: params.providerName,
+    issuer: claims.iss,
+    audience: claims.aud,
+    subject: claims.sub,
+    createdAtMs: context.now,
+    updatedAtMs: context.now,
+  };
+  await context.data.put("oauthProviders", record);
+  return record;
+}
+
+/**
+ * The (iss, aud, sub) an OAuth provider is registered under: explicit claims as given, or those of an OIDC
+ * token verified against its issuer's keys (an issuer the host has not configured is FAILED_PRECONDITION).
+ * Registration does not check a nonce: the token proves the identity, not a session key.
+ */
+async function oauthProviderClaims(
+  context: CredentialWriteContext,
+  params: OauthProviderParams,
+  field: string,
+): Promise<{ iss: string; sub: string; aud: string }> {
+  if (params.oidcToken !== undefined && params.oidcClaims) {
+    throw invalidArgument("give either oidcToken or oidcClaims, not both", field);
+  }
+  if (params.oidcClaims) return params.oidcClaims;
+  if (params.oidcToken !== undefined) {
+    const token = await context.services.oidc.verify(params.oidcToken, context.now, `${field}.oidcToken`);
+    return { iss: token.issuer, aud: token.audience, sub: token.subject };
+  }
+  throw invalidArgument("an OAuth provider needs oidcToken or oidcClaims", field);
+}
