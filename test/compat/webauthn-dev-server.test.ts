@@ -1,7 +1,7 @@
 /**
  * `custodian serve --rp-id --origin`: the dev server's relying party, exercised with the official clients.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,27 +9,9 @@ import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
 import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterEach, describe, expect, it } from "vitest";
+import { startDevServer } from "../support/dev-server.js";
 import { passkeyParams } from "../support/signers.js";
 import { installNavigatorCredentials, SoftwareAuthenticator } from "../support/software-authenticator.js";
-
-function start(args: string[]): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(/listening on (http:\/\/\S+)/);
-      if (match && output.includes("root credentials in")) resolve(match[1] as string);
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return { child, ready };
-}
 
 let running: ChildProcess | undefined;
 let uninstall: (() => void) | undefined;
@@ -47,7 +29,7 @@ afterEach(async () => {
 describe("custodian serve --rp-id --origin", () => {
   it("registers and authenticates passkeys of the given relying party and origins only", async () => {
     const data = mkdtempSync(join(tmpdir(), "custodian-serve-"));
-    const server = start([
+    const server = startDevServer([
       "--port",
       "0",
       "--data",
@@ -97,7 +79,7 @@ describe("custodian serve --rp-id --origin", () => {
 
   it("refuses an origin that is not one, naming the option", async () => {
     const data = mkdtempSync(join(tmpdir(), "custodian-serve-"));
-    const server = start(["--port", "0", "--data", data, "--origin", "https://wallet.example/login"]);
+    const server = startDevServer(["--port", "0", "--data", data, "--origin", "https://wallet.example/login"]);
     running = server.child;
     const error = await server.ready.then(
       () => undefined,
