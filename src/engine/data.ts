@@ -91,6 +91,11 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   meta: () => ({ scope: META_SCOPE }),
 };
 
+/** The collections whose records name the organization they belong to. */
+type OrganizationScopedCollection = {
+  [C in CollectionName]: Collections[C] extends { organizationId: string } ? C : never;
+}[CollectionName];
+
 /** Typed reads. */
 export class DataReader {
   constructor(protected readonly raw: StoreReader) {}
@@ -108,6 +113,23 @@ export class DataReader {
   ): Promise<Collections[C]> {
     const record = await this.get(collection, id);
     if (!record) throw notFound(what, id, field);
+    return record;
+  }
+
+  /**
+   * A record that belongs to `organizationId`, else `NOT_FOUND` naming `what` and the request field. Another
+   * organization's record is reported exactly like a missing one, so ids cannot be probed across
+   * organizations.
+   */
+  async requireInOrganization<C extends OrganizationScopedCollection>(
+    collection: C,
+    id: string,
+    organizationId: string,
+    what: string,
+    field?: string,
+  ): Promise<Collections[C]> {
+    const record = await this.get(collection, id);
+    if (!record || record.organizationId !== organizationId) throw notFound(what, id, field);
     return record;
   }
 

@@ -6,7 +6,6 @@
 import * as v from "valibot";
 import type { ActivityRecord } from "../engine/records.js";
 import { renderActivity } from "../engine/render.js";
-import { notFound } from "../errors.js";
 import { defineQuery } from "./define.js";
 import { DEFAULT_PAGE_SIZE, id, list, pagination } from "./schema.js";
 
@@ -26,11 +25,15 @@ export const getActivity = defineQuery({
   path: "get_activity",
   request: v.object({ organizationId: id, activityId: id }),
   async handler(context, request) {
-    const activity = await context.data.get("activities", request.activityId);
-    if (!activity || activity.organizationId !== context.organization.id) {
-      throw notFound("activity", request.activityId, "activityId");
-    }
-    return { activity: await renderActivity(context.data, activity, context.principal.userId) };
+    const { data, organization } = context;
+    const activity = await data.requireInOrganization(
+      "activities",
+      request.activityId,
+      organization.id,
+      "activity",
+      "activityId",
+    );
+    return { activity: await renderActivity(data, activity, context.principal.userId) };
   },
 });
 

@@ -71,8 +71,13 @@ export const getApiKey = defineQuery({
   path: "get_api_key",
   request: v.object({ organizationId: id, apiKeyId: id }),
   async handler(context, request) {
-    const key = await context.data.get("apiKeys", request.apiKeyId);
-    if (!key || key.organizationId !== context.organization.id) throw notFound("API key", request.apiKeyId, "apiKeyId");
+    const key = await context.data.requireInOrganization(
+      "apiKeys",
+      request.apiKeyId,
+      context.organization.id,
+      "API key",
+      "apiKeyId",
+    );
     return { apiKey: renderApiKey(key) };
   },
 });

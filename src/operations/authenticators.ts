@@ -83,10 +83,14 @@ export const getAuthenticator = defineQuery({
   path: "get_authenticator",
   request: v.object({ organizationId: id, authenticatorId: id }),
   async handler(context, request) {
-    const authenticator = await context.data.get("authenticators", request.authenticatorId);
-    if (!authenticator || authenticator.organizationId !== context.organization.id) {
-      throw notFound("authenticator", request.authenticatorId, "authenticatorId");
-    }
+    const { data, organization } = context;
+    const authenticator = await data.requireInOrganization(
+      "authenticators",
+      request.authenticatorId,
+      organization.id,
+      "authenticator",
+      "authenticatorId",
+    );
     return { authenticator: renderAuthenticator(authenticator) };
   },
 });

@@ -16,7 +16,7 @@ import { addressRecordId, type DataWriter } from "../engine/data.js";
 import { walletPolicyData } from "../engine/policy-targets.js";
 import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import { removeUser } from "./credentials.js";
 import type { ActivityContext } from "./define.js";
 import { defineActivity } from "./define.js";
@@ -183,8 +183,13 @@ export const deleteWalletAccounts = defineActivity({
       },
       params.deleteWithoutExport,
       async (accountId, field) => {
-        const account = await data.get("walletAccounts", accountId);
-        if (!account || account.organizationId !== organization.id) throw notFound("wallet account", accountId, field);
+        const account = await data.requireInOrganization(
+          "walletAccounts",
+          accountId,
+          organization.id,
+          "wallet account",
+          field,
+        );
         return { account, wallet: await requireWallet(data, organization.id, account.walletId, field) };
       },
       ({ account, wallet }) => account.exported || wallet.exported,

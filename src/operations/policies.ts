@@ -13,7 +13,7 @@ import * as v from "valibot";
 import type { DataReader } from "../engine/data.js";
 import type { PolicyEvaluationRecord, PolicyRecord } from "../engine/records.js";
 import { timestamp } from "../engine/render.js";
-import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import {
   conditionFromSelectors,
   MAX_EXPRESSION_LENGTH,
@@ -137,9 +137,7 @@ async function storePolicy(context: ActivityContext, fields: PolicyFields): Prom
 
 /** A policy of the organization, or NOT_FOUND naming `field`. */
 async function requirePolicy(data: DataReader, organizationId: string, policyId: string, field: string) {
-  const policy = await data.get("policies", policyId);
-  if (!policy || policy.organizationId !== organizationId) throw notFound("policy", policyId, field);
-  return policy;
+  return data.requireInOrganization("policies", policyId, organizationId, "policy", field);
 }
 
 /** `v1Policy`. An absent condition or consensus prints as `""`; `time` only when the policy has one. */
@@ -356,10 +354,13 @@ export const getPolicyEvaluations = defineQuery({
   path: "get_policy_evaluations",
   request: v.object({ organizationId: id, activityId: id }),
   async handler(context, request) {
-    const activity = await context.data.get("activities", request.activityId);
-    if (!activity || activity.organizationId !== context.organization.id) {
-      throw notFound("activity", request.activityId, "activityId");
-    }
+    const activity = await context.data.requireInOrganization(
+      "activities",
+      request.activityId,
+      context.organization.id,
+      "activity",
+      "activityId",
+    );
     const records = await context.data.listAll("policyEvaluations", activity.id);
     return { policyEvaluations: records.map(renderEvaluation) };
   },

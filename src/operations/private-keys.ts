@@ -45,9 +45,7 @@ export async function requirePrivateKey(
   privateKeyId: string,
   field: string,
 ): Promise<PrivateKeyRecord> {
-  const key = await data.get("privateKeys", privateKeyId);
-  if (!key || key.organizationId !== organizationId) throw notFound("private key", privateKeyId, field);
-  return key;
+  return data.requireInOrganization("privateKeys", privateKeyId, organizationId, "private key", field);
 }
 
 /** A private-key tag of the organization, or NOT_FOUND naming `field`. */

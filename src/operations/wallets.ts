@@ -34,7 +34,7 @@ import type { RandomSource } from "../engine/random.js";
 import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { SecretVault } from "../engine/secrets.js";
 import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import { defineActivity } from "./define.js";
 import { id, int32, list, name } from "./schema.js";
 
@@ -97,9 +97,7 @@ export async function requireWallet(
   walletId: string,
   field: string,
 ): Promise<WalletRecord> {
-  const wallet = await data.get("wallets", walletId);
-  if (!wallet || wallet.organizationId !== organizationId) throw notFound("wallet", walletId, field);
-  return wallet;
+  return data.requireInOrganization("wallets", walletId, organizationId, "wallet", field);
 }
 
 /**

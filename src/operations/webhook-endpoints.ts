@@ -9,7 +9,7 @@
 import * as v from "valibot";
 import type { DataReader } from "../engine/data.js";
 import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../engine/records.js";
-import { CustodyError, invalidArgument, notFound } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import { ACTIVITY_UPDATES } from "../webhooks/targets.js";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../webhooks/url-policy.js";
 import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
@@ -112,11 +112,13 @@ function subscriptionRecords(
 
 /** The endpoint `endpointId` of the request's organization; NOT_FOUND naming the field otherwise. */
 async function endpointOf(context: ActivityContext, endpointId: string): Promise<WebhookEndpointRecord> {
-  const endpoint = await context.data.get("webhookEndpoints", endpointId);
-  if (!endpoint || endpoint.organizationId !== context.organization.id) {
-    throw notFound("webhook endpoint", endpointId, "parameters.endpointId");
-  }
-  return endpoint;
+  return context.data.requireInOrganization(
+    "webhookEndpoints",
+    endpointId,
+    context.organization.id,
+    "webhook endpoint",
+    "parameters.endpointId",
+  );
 }
 
 async function countEndpoints(data: DataReader, organizationId: string): Promise<number> {

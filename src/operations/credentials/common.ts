@@ -6,7 +6,6 @@
 import { credentialScope, type DataReader, type DataWriter } from "../../engine/data.js";
 import type { OrganizationRecord, UserRecord } from "../../engine/records.js";
 import type { EngineServices } from "../../engine/services.js";
-import { notFound } from "../../errors.js";
 
 /** What user creation needs from its caller. */
 export interface CredentialWriteContext {
@@ -28,9 +27,7 @@ export async function requireUser(
   userId: string,
   field: string,
 ): Promise<UserRecord> {
-  const user = await data.get("users", userId);
-  if (!user || user.organizationId !== organizationId) throw notFound("user", userId, field);
-  return user;
+  return data.requireInOrganization("users", userId, organizationId, "user", field);
 }
 
 /** The id of the record saying that `credential` lives in `organizationId`. */
