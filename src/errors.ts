@@ -112,7 +112,14 @@ export class CustodyError extends Error {
     const { field, reason, ...rest } = this.details;
     const details: WireErrorDetail[] = [
       { "@type": TURNKEY_DETAIL_TYPE, turnkeyErrorCode: reason ?? this.code },
-      { "@type": CUSTODIAN_DETAIL_TYPE, code: this.code, ...(field !== undefined ? { field } : {}), ...rest },
+      {
+        "@type": CUSTODIAN_DETAIL_TYPE,
+        code: this.code,
+        ...(field !== undefined ? { field } : {}),
+        // Kept here too, so a recorded failure can be rebuilt exactly (an idempotent resubmission).
+        ...(reason !== undefined ? { reason } : {}),
+        ...rest,
+      },
     ];
     if (field !== undefined) {
       details.push({ "@type": BAD_REQUEST_DETAIL_TYPE, fieldViolations: [{ field, description: this.message }] });

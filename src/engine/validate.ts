@@ -18,9 +18,35 @@ function pathOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   return path;
 }
 
+/** Deeper than any request the HTTP adapter admits; past it values are left for the schema to refuse. */
+const MAX_DEPTH = 64;
+
+/**
+ * Drops object members whose value is `null`: in proto3 JSON a `null` field is an unset field, and the
+ * Rust and Go SDKs send them (`"userEmail": null`). Dropping them here lets every optional schema accept
+ * them and keeps them out of the recorded intent ("null/unset fields dropped"); the fingerprint is over
+ * the raw body, so it is unaffected.
+ */
+function withoutNulls(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => withoutNulls(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    // defineProperty, not assignment: a "__proto__" member stays plain data.
+    if (member !== null)
+      Object.defineProperty(out, key, {
+        value: withoutNulls(member, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  return out;
+}
+
 /** Parses `value` with `schema` or throws `INVALID_ARGUMENT` for the first issue, naming its field. */
 export function parseWith<S extends AnySchema>(schema: S, value: unknown, prefix: string): v.InferOutput<S> {
-  const outcome = v.safeParse(schema, value, { abortEarly: true });
+  const outcome = v.safeParse(schema, withoutNulls(value), { abortEarly: true });
   if (outcome.success) return outcome.output;
   const issue = outcome.issues[0];
   const field = pathOf(issue, prefix);

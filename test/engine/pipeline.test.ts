@@ -187,6 +187,8 @@ describe("the submit pipeline", () => {
       "ALREADY_EXISTS",
     );
     expect(again.details.activityId).toBe(activityId);
+    expect(again.details.reason).toBe(error.details.reason);
+    expect(again.toRpcStatus().details[0]).toEqual(error.toRpcStatus().details[0]);
     expect((await root.getActivities({ organizationId })).activities).toHaveLength(1);
   });
 

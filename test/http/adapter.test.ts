@@ -118,6 +118,45 @@ describe("hostile input", () => {
     expect(await storedActivities()).toBe(before + 1);
   });
 
+  it("reads null members as unset, as proto3 JSON does (the Rust and Go SDKs send them)", async () => {
+    const parameters = {
+      subOrganizationName: "Nulls",
+      rootUsers: [
+        {
+          userName: "u",
+          userEmail: null,
+          userPhoneNumber: null,
+          apiKeys: [
+            {
+              apiKeyName: "k",
+              publicKey: rootKey.publicKey.replace(/^0[23]/, "02"),
+              curveType: "API_KEY_CURVE_P256",
+              expirationSeconds: null,
+            },
+          ],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
+      rootQuorumThreshold: 1,
+      wallet: null,
+      disableEmailAuth: null,
+    };
+    const body = JSON.stringify({
+      type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters,
+      generateAppProofs: null,
+    });
+    const response = await stamped(submitPath, body);
+    expect(response.status).toBe(200);
+    const intent = (response.json?.activity as { intent: { createSubOrganizationIntentV8: Record<string, unknown> } })
+      .intent.createSubOrganizationIntentV8;
+    expect(Object.keys(intent)).not.toContain("wallet");
+    expect(Object.keys((intent.rootUsers as Record<string, unknown>[])[0]!)).not.toContain("userEmail");
+  });
+
   it("refuses duplicated stamp headers and both stamp kinds at once", async () => {
     const body = JSON.stringify({ organizationId });
     const { stampHeaderValue } = await stamper().stamp(body);
