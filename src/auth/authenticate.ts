@@ -13,6 +13,7 @@ import { credentialScope, type DataReader, type DataWriter, invariant } from "..
 import type { Principal } from "../engine/principal.js";
 import type { CredentialLocationRecord } from "../engine/records.js";
 import { CustodyError } from "../errors.js";
+import { isApiKeyExpired } from "./credential-state.js";
 import type { WebauthnRelyingParty } from "./relying-party.js";
 
 /** The stamp headers of a request, each present at most once. */
@@ -103,7 +104,7 @@ async function authenticateApiKey(data: DataReader, header: string, input: Authe
   if (!verifyApiKeySignature({ ...stamp, body: input.body })) {
     throw unauthenticated("could not verify api key signature", "SIGNATURE_INVALID");
   }
-  if (key.expirationSeconds !== null && input.now >= key.createdAtMs + Number(key.expirationSeconds) * 1000) {
+  if (isApiKeyExpired(key, input.now)) {
     throw unauthenticated("expired api key", "API_KEY_EXPIRED");
   }
   return {

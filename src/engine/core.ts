@@ -14,6 +14,7 @@ import { Webhooks } from "../webhooks/service.js";
 import { EnclaveSigner } from "./enclave-signer.js";
 import { IdGenerator } from "./ids.js";
 import { KeyCache } from "./key-cache.js";
+import { KeyedLock } from "./keyed-lock.js";
 import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
 import { SecretVault } from "./secrets.js";
 import type { EngineServices } from "./services.js";
@@ -84,6 +85,7 @@ export class EngineCore implements PipelineCore {
   readonly random: RandomSource;
   readonly ids: IdGenerator;
   readonly services: EngineServices;
+  readonly fingerprints = new KeyedLock();
 
   constructor(options: CustodyEngineOptions) {
     this.hostStore = options.store ?? new MemoryStore();

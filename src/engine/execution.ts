@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { CustodyError } from "../errors.js";
+import { CustodyError, notFound } from "../errors.js";
 import type { ActivityContext, ActivityOperation, ActivityVersion } from "../operations/define.js";
+import { assertMayRead } from "./access.js";
 import type { DataReader, DataWriter } from "./data.js";
 import type { Principal } from "./principal.js";
 import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
@@ -92,4 +93,18 @@ export async function execute(
 export function asCustodyError(error: unknown): CustodyError {
   if (error instanceof CustodyError) return error;
   return new CustodyError("INTERNAL", "internal error while executing the activity", {}, { cause: error });
+}
+
+/**
+ * May `principal` be answered with `activity` for a body seen before? A voter on it may; anyone else must be
+ * able to read its organization, so a copied body does not read another organization's results.
+ */
+export async function assertMayReplay(data: DataReader, principal: Principal, activity: ActivityRecord): Promise<void> {
+  if (activity.votes.some((vote) => vote.userId === principal.userId)) return;
+  const [organization, own] = await Promise.all([
+    data.get("organizations", activity.organizationId),
+    data.get("organizations", principal.organizationId),
+  ]);
+  if (!organization || !own) throw notFound("activity", activity.id);
+  assertMayRead(principal, organization, own, false);
 }

@@ -62,22 +62,48 @@ export class KeyCache {
     this.signers = new Lru(options.signers ?? 4096, () => undefined);
   }
 
+  /**
+   * Loads in flight, by key: concurrent misses for one wallet or signer share one load instead of each
+   * caching its own copy, whose eviction would wipe key bytes another caller is still using.
+   */
+  private readonly loading = new Map<string, Promise<unknown>>();
+
+  private async load<V>(
+    key: string,
+    cached: V | undefined,
+    make: () => Promise<V>,
+    keep: (value: V) => void,
+  ): Promise<V> {
+    if (cached !== undefined) return cached;
+    const pending = this.loading.get(key) as Promise<V> | undefined;
+    if (pending) return pending;
+    const loading = make().then((value) => {
+      keep(value);
+      return value;
+    });
+    this.loading.set(key, loading);
+    try {
+      return await loading;
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+
   /** The wallet's cached keys, or those `load` makes (then cached). */
-  async wallet(walletId: string, load: () => Promise<Uint8Array>): Promise<WalletKeys> {
-    const cached = this.wallets.get(walletId);
-    if (cached) return cached;
-    const keys: WalletKeys = { seed: await load(), nodes: new Map<string, HdNode>() };
-    this.wallets.set(walletId, keys);
-    return keys;
+  wallet(walletId: string, load: () => Promise<Uint8Array>): Promise<WalletKeys> {
+    return this.load(
+      `wallet:${walletId}`,
+      this.wallets.get(walletId),
+      async (): Promise<WalletKeys> => ({ seed: await load(), nodes: new Map<string, HdNode>() }),
+      (keys) => this.wallets.set(walletId, keys),
+    );
   }
 
   /** The prepared signer of an account or private key, or the one `prepare` makes (then cached). */
-  async signer(ownerId: string, prepare: () => Promise<PreparedSigner>): Promise<PreparedSigner> {
-    const cached = this.signers.get(ownerId);
-    if (cached) return cached;
-    const signer = await prepare();
-    this.signers.set(ownerId, signer);
-    return signer;
+  signer(ownerId: string, prepare: () => Promise<PreparedSigner>): Promise<PreparedSigner> {
+    return this.load(`signer:${ownerId}`, this.signers.get(ownerId), prepare, (signer) =>
+      this.signers.set(ownerId, signer),
+    );
   }
 
   /** Forgets everything cached for a wallet, an account or a private key. */

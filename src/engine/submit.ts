@@ -10,6 +10,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as v from "valibot";
+import { assertCredentialCurrent } from "../auth/credential-state.js";
 import { CustodyError, type ErrorCode } from "../errors.js";
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { id } from "../operations/schema.js";
@@ -18,8 +19,9 @@ import type { ActivityResponse } from "../wire/types.js";
 import { actingOrganization } from "./access.js";
 import { DataWriter } from "./data.js";
 import { decideActivity, denialError, evaluationRecord } from "./decision.js";
-import { asCustodyError, execute, voteOf } from "./execution.js";
+import { asCustodyError, assertMayReplay, execute, voteOf } from "./execution.js";
 import type { IdGenerator } from "./ids.js";
+import type { KeyedLock } from "./keyed-lock.js";
 import type { Principal } from "./principal.js";
 import type { Clock, RandomSource } from "./random.js";
 import type { ActivityRecord, PolicyEvaluationRecord } from "./records.js";
@@ -35,6 +37,8 @@ export interface PipelineCore {
   readonly random: RandomSource;
   readonly ids: IdGenerator;
   readonly services: EngineServices;
+  /** Serializes submissions of one body (see `keyed-lock.ts`). */
+  readonly fingerprints: KeyedLock;
 }
 
 /** One submission: the exact body text (what the fingerprint covers) and its parsed JSON. */
@@ -139,12 +143,15 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
     principal,
     now,
   };
-  return operation.vote === undefined ? runActivity(core, accepted) : castVote(core, accepted, operation.vote);
+  return core.fingerprints.run(accepted.fingerprint, () =>
+    operation.vote === undefined ? runActivity(core, accepted) : castVote(core, accepted, operation.vote),
+  );
 }
 
 /** The answer to a body seen before: the same activity, or the same failure. */
 async function replay(data: DataWriter, existingId: string, principal: Principal): Promise<ActivityResponse> {
   const existing = await data.require("activities", existingId, "activity");
+  await assertMayReplay(data, principal, existing);
   if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
   return { activity: await renderActivity(data, existing, principal.userId) };
 }
@@ -165,6 +172,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
           : await data.require("organizations", principal.organizationId, "organization");
       const organization = actingOrganization(principal, named, principalOrganization, operation.access);
       await data.require("users", principal.userId, "user");
+      await assertCredentialCurrent(data, principal, now);
 
       const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", submission.bodyText, core.ids.next(), now);
       const draft: ActivityRecord = {

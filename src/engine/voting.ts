@@ -12,6 +12,7 @@
  * @module
  */
 import * as v from "valibot";
+import { assertCredentialCurrent } from "../auth/credential-state.js";
 import { CustodyError } from "../errors.js";
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { operationByUrlPath } from "../operations/table.js";
@@ -20,7 +21,7 @@ import { actingOrganization } from "./access.js";
 import type { DataReader } from "./data.js";
 import { DataWriter } from "./data.js";
 import { type ActivityDecision, decideActivity, denialError, evaluationRecord, voterCanCount } from "./decision.js";
-import { asCustodyError, execute, submitterOf, voteOf } from "./execution.js";
+import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
 import { policyCredentialOf } from "./policy-context.js";
 import type { Principal } from "./principal.js";
 import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
@@ -51,6 +52,7 @@ export async function castVote(
 
 /** The answer to a vote body seen before: its target as it now stands. */
 async function replayVote(data: DataReader, vote: ActivityRecord, principal: Principal): Promise<ActivityResponse> {
+  await assertMayReplay(data, principal, vote);
   const target = await findTarget(data, vote.organizationId, fingerprintOf(vote));
   return { activity: await renderActivity(data, target, principal.userId) };
 }
@@ -118,6 +120,7 @@ async function applyVote(
       : await data.require("organizations", principal.organizationId, "organization");
   const organization = actingOrganization(principal, named, principalOrganization, submission.operation.access);
   await data.require("users", principal.userId, "user");
+  await assertCredentialCurrent(data, principal, now);
   const { fingerprint } = v.parse(voteIntent, submission.parameters);
   const target = await findTarget(data, organization.id, fingerprint);
 
@@ -138,12 +141,31 @@ async function applyVote(
 
   const request = targetRequest(target);
   const votes = [...target.votes, vote];
-  const submitter = await submitterOf(data, target);
+  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
+  const submitter = await submitterOf(data, target).catch((error: unknown) => {
+    if (error instanceof CustodyError && error.details.reason === "SUBMITTER_NOT_FOUND") return error;
+    throw error;
+  });
+  let updated: ActivityRecord;
+  let record: Parameters<typeof evaluationRecord>[0];
+  if (submitter instanceof CustodyError) {
+    // Nothing can run as a deleted submitter any more: a rejection still ends the activity as REJECTED, and
+    // an approval ends it as FAILED, rather than leaving it pending for ever.
+    const rejected = selection === "VOTE_SELECTION_REJECTED";
+    updated = rejected
+      ? { ...voted, status: "ACTIVITY_STATUS_REJECTED" }
+      : { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: submitter.toRpcStatus() };
+    record = {
+      outcome: rejected ? "REJECTED" : "DENY",
+      reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_NOT_FOUND",
+      evaluations: [],
+      openConsensus: [],
+    };
+    return settle(core, data, submission, organization, target, updated, record, vote);
+  }
   const governing = await data.require("organizations", submitter.organizationId, "organization");
   const decision = await decideActivity({ data, organization, governing, ...request, votes, submitter, now });
-  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
-  let updated: ActivityRecord;
-  let record: Parameters<typeof evaluationRecord>[0] = decision;
+  record = decision;
   if (selection === "VOTE_SELECTION_REJECTED") {
     updated = { ...voted, status: "ACTIVITY_STATUS_REJECTED" };
     record = rejection(decision);
@@ -155,6 +177,21 @@ async function applyVote(
     updated = voted;
   }
 
+  return settle(core, data, submission, organization, target, updated, record, vote);
+}
+
+/** Records a vote's outcome: the updated target, the decision record, and the vote's own activity. */
+async function settle(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  organization: OrganizationRecord,
+  target: ActivityRecord,
+  updated: ActivityRecord,
+  record: Parameters<typeof evaluationRecord>[0],
+  vote: VoteRecord,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
   await data.put("activities", updated);
   await data.put(
     "policyEvaluations",

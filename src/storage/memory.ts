@@ -224,10 +224,14 @@ export class Overlay implements StoreTransaction {
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
     this.assertOpen();
     const previous = this.entry(collection, record.id);
-    if (previous && previous.placement.scope !== placement.scope) {
+    // The committed entry counts too: deleting a record and putting it back in this transaction must not
+    // move it between scopes, which the committed scope lists could not follow.
+    const committed = this.state.entry(collection, record.id);
+    const settled = previous ?? committed;
+    if (settled && settled.placement.scope !== placement.scope) {
       throw new CustodyError(
         "INVALID_ARGUMENT",
-        `${this.owner}: record ${collection}/${record.id} cannot move from scope ${previous.placement.scope} to ${placement.scope}`,
+        `${this.owner}: record ${collection}/${record.id} cannot move from scope ${settled.placement.scope} to ${placement.scope}`,
         { field: "placement.scope", collection, id: record.id },
       );
     }

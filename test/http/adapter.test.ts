@@ -151,7 +151,7 @@ describe("hostile input", () => {
     });
     const response = await stamped(submitPath, body);
     expect(response.status).toBe(200);
-    const intent = (response.json?.activity as { intent: { createSubOrganizationIntentV8: Record<string, unknown> } })
+    const intent = (response.json!.activity as { intent: { createSubOrganizationIntentV8: Record<string, unknown> } })
       .intent.createSubOrganizationIntentV8;
     expect(Object.keys(intent)).not.toContain("wallet");
     expect(Object.keys((intent.rootUsers as Record<string, unknown>[])[0]!)).not.toContain("userEmail");

@@ -106,6 +106,31 @@ export function runStoreContract(name: string, open: OpenStore): void {
       await store.close();
     });
 
+    it("refuses to move a record between scopes, even by deleting and re-putting it in one transaction", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("things", { id: "a", v: 1 }, { scope: "s1" }));
+      await expect(
+        store.transaction(async (tx) => tx.put("things", { id: "a", v: 2 }, { scope: "s2" })),
+      ).rejects.toThrow(/scope/);
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.delete("things", "a");
+          await tx.put("things", { id: "a", v: 2 }, { scope: "s2" });
+        }),
+      ).rejects.toThrow(/scope/);
+      await store.read(async (r) => {
+        expect((await r.list("things", "s1")).map((x) => x.v)).toEqual([1]);
+        expect(await r.list("things", "s2")).toEqual([]);
+      });
+      // Deleting and re-creating in the same scope is fine.
+      await store.transaction(async (tx) => {
+        await tx.delete("things", "a");
+        await tx.put("things", { id: "a", v: 3 }, { scope: "s1" });
+      });
+      await store.read(async (r) => expect((await r.list("things", "s1")).map((x) => x.v)).toEqual([3]));
+      await store.close();
+    });
+
     it("returns copies: mutating a returned record changes nothing stored", async () => {
       const store = await open();
       await store.transaction(async (tx) => tx.put("things", { id: "a", nested: { v: 1 } }, { scope: "s" }));

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { isApiKeyExpired } from "../../auth/credential-state.js";
 import { validateApiPublicKey } from "../../crypto/stamp/index.js";
 import { type DataWriter, INDEX } from "../../engine/data.js";
 import type { ApiKeyCurve, ApiKeyRecord, UserRecord } from "../../engine/records.js";
@@ -15,10 +16,6 @@ const CREDENTIAL_TYPE: Record<ApiKeyCurve, string> = {
   API_KEY_CURVE_SECP256K1: "CREDENTIAL_TYPE_API_KEY_SECP256K1",
   API_KEY_CURVE_ED25519: "CREDENTIAL_TYPE_API_KEY_ED25519",
 };
-
-function isExpired(key: ApiKeyRecord, now: number): boolean {
-  return key.expirationSeconds !== null && now >= key.createdAtMs + Number(key.expirationSeconds) * 1000;
-}
 
 /**
  * Keeps a user within 10 long-lived and 10 expiring API keys before one more is added. A long-lived key over
@@ -43,7 +40,7 @@ async function makeRoomForApiKey(
     });
   }
   // Listed in creation order, so the first expired key is the oldest expired one.
-  const evicted = sameKind.find((key) => isExpired(key, context.now)) ?? sameKind[0];
+  const evicted = sameKind.find((key) => isApiKeyExpired(key, context.now)) ?? sameKind[0];
   if (evicted !== undefined) await removeApiKey(context.data, evicted);
 }
 
