@@ -42,10 +42,14 @@ export function encodeBase64Url(bytes: Uint8Array): string {
   return base64urlnopad.encode(bytes);
 }
 
-/** Decodes UTF-8 strictly: invalid sequences give undefined instead of replacement characters. */
+/**
+ * Decodes UTF-8 strictly: invalid sequences give undefined instead of replacement characters, and a leading
+ * byte-order mark is kept, so the text re-encodes to exactly the bytes that were signed (a stripped BOM
+ * would let two different signed bodies share one fingerprint).
+ */
 export function decodeUtf8Strict(bytes: Uint8Array): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return undefined;
   }

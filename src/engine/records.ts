@@ -199,7 +199,7 @@ export interface PolicyEvaluationRecord {
   /** `REJECTED` when an eligible voter rejected the activity. */
   outcome: DecisionOutcome | "REJECTED";
   /** The rule that settled it (`EXPLICIT_DENY`, `CONSENSUS_PENDING`, ...), or `REJECTED_BY_VOTE`. */
-  reason: DecisionReason | "REJECTED_BY_VOTE" | "SUBMITTER_NOT_FOUND";
+  reason: DecisionReason | "REJECTED_BY_VOTE" | "SUBMITTER_CANNOT_ACT";
   evaluations: Evaluation[];
   /**
    * The ALLOW policies that applied to the activity but whose consensus was not met yet: whom else a vote

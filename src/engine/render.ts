@@ -84,12 +84,20 @@ export async function renderUser(data: DataReader, user: UserRecord): Promise<Us
 }
 
 /** A vote's user as it is now; a user deleted since is shown by id and name only. */
-async function renderVote(data: DataReader, activityId: string, vote: VoteRecord): Promise<Vote> {
+/**
+ * A vote as its activity's organization may see it. The voter's profile and credentials are shown only
+ * when the voter belongs to that organization: a parent's user acting in a sub-organization (the
+ * authentication flows) is named by id alone, so the sub-organization cannot read the parent's users. A
+ * voter deleted since is shown the same way.
+ */
+async function renderVote(data: DataReader, activity: ActivityRecord, vote: VoteRecord): Promise<Vote> {
   const user = await data.get("users", vote.userId);
+  const visible = user !== undefined && user.organizationId === activity.organizationId;
+  const activityId = activity.id;
   return {
     id: vote.id,
     userId: vote.userId,
-    user: user
+    user: visible
       ? await renderUser(data, user)
       : {
           userId: vote.userId,
@@ -135,7 +143,7 @@ export async function renderActivity(
     type: activity.type,
     intent: activity.intent,
     result: activity.result,
-    votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity.id, vote))),
+    votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity, vote))),
     fingerprint: activity.fingerprint,
     canApprove: mayVote,
     canReject: mayVote,

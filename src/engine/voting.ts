@@ -142,22 +142,34 @@ async function applyVote(
   const request = targetRequest(target);
   const votes = [...target.votes, vote];
   const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
-  const submitter = await submitterOf(data, target).catch((error: unknown) => {
-    if (error instanceof CustodyError && error.details.reason === "SUBMITTER_NOT_FOUND") return error;
-    throw error;
-  });
+  // The submitter must still be able to act: a deleted user, or a key deleted or expired since it
+  // submitted, cannot have its queued work run by a later approval.
+  const submitter = await submitterOf(data, target)
+    .then(async (principal) => {
+      await assertCredentialCurrent(data, principal, now);
+      return principal;
+    })
+    .catch((error: unknown) => {
+      if (
+        error instanceof CustodyError &&
+        (error.details.reason === "SUBMITTER_NOT_FOUND" || error.code === "UNAUTHENTICATED")
+      ) {
+        return error;
+      }
+      throw error;
+    });
   let updated: ActivityRecord;
   let record: Parameters<typeof evaluationRecord>[0];
   if (submitter instanceof CustodyError) {
-    // Nothing can run as a deleted submitter any more: a rejection still ends the activity as REJECTED, and
-    // an approval ends it as FAILED, rather than leaving it pending for ever.
+    // Nothing can run as a submitter who can no longer act: a rejection still ends the activity as REJECTED,
+    // and an approval ends it as FAILED, rather than leaving it pending for ever.
     const rejected = selection === "VOTE_SELECTION_REJECTED";
     updated = rejected
       ? { ...voted, status: "ACTIVITY_STATUS_REJECTED" }
       : { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: submitter.toRpcStatus() };
     record = {
       outcome: rejected ? "REJECTED" : "DENY",
-      reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_NOT_FOUND",
+      reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_CANNOT_ACT",
       evaluations: [],
       openConsensus: [],
     };

@@ -209,6 +209,16 @@ describe("oauth for a sub-organization", () => {
       userId: result.userId,
       username: "bob",
     });
+    // The sub-organization sees the parent's vote on its activity by user id only: not the parent user's
+    // profile or credentials.
+    const seenBySub = await sessionClient(server.baseUrl, privateKey).getActivity({
+      organizationId: subOrganizationId,
+      activityId: result.activity.id,
+    });
+    const vote = seenBySub.activity.votes[0]!;
+    expect(vote.userId).toBe(result.activity.votes[0]!.userId);
+    expect(vote.user.apiKeys).toEqual([]);
+    expect(vote.user.userName).toBe("");
     // The parent's own users are not found through the sub-organization.
     const alice = generateP256KeyPair();
     const aliceToken = await issuer.token({ sub: "alice-sub", extra: { nonce: nonceFor(alice.publicKey) } });

@@ -107,6 +107,49 @@ describe("pipeline integrity", () => {
     expect((await root.getWallets({ organizationId })).wallets).toEqual([]);
   });
 
+  it("does not run a pending activity whose submitting key was deleted meanwhile", async () => {
+    const { engine, root, organizationId, members } = await organizationWithMembers(["alice", "bob"]);
+    await addPolicy(root, organizationId, {
+      policyName: "two for wallets",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.resource == 'WALLET'",
+      consensus: "approvers.count() >= 2",
+    });
+    // Alice submits over HTTP-style authentication, so her vote carries her API key.
+    const bodyText = JSON.stringify({
+      type: "ACTIVITY_TYPE_CREATE_WALLET",
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters: walletParameters("queued"),
+    });
+    const { stampHeaderValue } = await new ApiKeyStamper({
+      apiPublicKey: members.alice.key.publicKey,
+      apiPrivateKey: members.alice.key.privateKey,
+    }).stamp(bodyText);
+    const principal = await engine.authenticate({
+      stamps: { apiKey: stampHeaderValue },
+      body: new TextEncoder().encode(bodyText),
+      organizationId,
+    });
+    const operation = operationByUrlPath("/public/v1/submit/create_wallet")!;
+    const { activity } = (await engine.execute({ operation, bodyText, body: JSON.parse(bodyText), principal })) as {
+      activity: { status: string; fingerprint: string };
+    };
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const { apiKeys } = await root.getApiKeys({ organizationId, userId: members.alice.userId });
+    await root.deleteApiKeys({
+      organizationId,
+      parameters: { userId: members.alice.userId, apiKeyIds: apiKeys.map((k) => k.apiKeyId) },
+    });
+
+    const approved = await members.bob.as.approveActivity({
+      organizationId,
+      parameters: { fingerprint: activity.fingerprint },
+    });
+    expect(approved.activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    expect((await root.getWallets({ organizationId })).wallets).toEqual([]);
+  });
+
   it("does not answer a copied body to a principal of another organization", async () => {
     const engine = new CustodyEngine();
     const bootstrap = async (name: string) => {

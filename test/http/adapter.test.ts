@@ -102,6 +102,23 @@ describe("hostile input", () => {
     expect((await post(`${server.baseUrl}${submitPath}`, "[1,2]", { "X-Stamp": "x" })).status).toBe(400);
   });
 
+  it("refuses a body that starts with a byte-order mark instead of fingerprinting it without one", async () => {
+    const before = await storedActivities();
+    const json = JSON.stringify({
+      type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+      timestampMs: String(Date.now()),
+      organizationId,
+      parameters: subOrganizationParameters("Bom"),
+    });
+    const withBom = `\uFEFF${json}`;
+    const { stampHeaderValue } = await stamper().stamp(withBom);
+    const response = await post(`${server.baseUrl}${submitPath}`, Buffer.from(withBom, "utf8"), {
+      "X-Stamp": stampHeaderValue,
+    });
+    expect(response.status).toBe(400);
+    expect(await storedActivities()).toBe(before);
+  });
+
   it("treats __proto__ and constructor keys as plain data", async () => {
     const before = await storedActivities();
     const parameters = JSON.stringify(subOrganizationParameters("Proto")).replace(
