@@ -18,7 +18,7 @@ interface SwaggerSchema {
 }
 
 const swagger = JSON.parse(
-  readFileSync(new URL("../../../shared/reference/public_api.swagger.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../vectors/reference/public_api.swagger.json", import.meta.url), "utf8"),
 ) as {
   paths: Record<
     string,

@@ -1,6 +1,7 @@
 /**
- * Loads the worked policy cases of `../shared/spec/policy-cases.sample.json`. Integers above 2^53 are
- * written `{"$int": "<decimal>"}` there; they are revived as BigInt.
+ * Loads the worked policy cases of `test/vectors/policy/policy-cases.sample.json` (a copy of the policy
+ * specification's cases; see `SOURCE.md` there). Integers above 2^53 are written `{"$int": "<decimal>"}`;
+ * they are revived as BigInt.
  */
 
 import { readFileSync } from "node:fs";
@@ -15,7 +16,7 @@ export interface SampleCase {
   policyOutcomes?: Outcome[];
 }
 
-const SAMPLE_PATH = new URL("../../../shared/spec/policy-cases.sample.json", import.meta.url);
+const SAMPLE_PATH = new URL("../vectors/policy/policy-cases.sample.json", import.meta.url);
 
 function reviveBigInts(_key: string, value: unknown): unknown {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {

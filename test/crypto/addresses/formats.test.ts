@@ -15,7 +15,7 @@ import {
 import { CustodyError } from "../../../src/errors.js";
 
 const swagger = JSON.parse(
-  readFileSync(new URL("../../../../shared/reference/public_api.swagger.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../vectors/reference/public_api.swagger.json", import.meta.url), "utf8"),
 ) as { definitions: Record<string, { enum?: string[] }> };
 
 /** Spec section 2, "SDK default path" column at account index 0. */
