@@ -25,8 +25,19 @@ const FUNCTION_ARITY = { Timestamp: 1, CronSpan: 3 } as const;
 
 /** Parses one expression. Throws a `CustodyError` (`INVALID_ARGUMENT`, with `details.position`) on any fault. */
 export function parseExpression(source: string): Expr {
-  return new Parser(tokenize(source)).parseAll();
+  const cached = parsed.get(source);
+  if (cached !== undefined) return cached;
+  const expr = new Parser(tokenize(source)).parseAll();
+  if (parsed.size >= PARSED_CACHE_SIZE) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(source, expr);
+  return expr;
 }
+
+// Every activity evaluates every policy of its organization, so the same few sources are parsed over and over.
+// A tree depends on its source text alone and nothing mutates it, so parsed trees are shared; the bound keeps
+// an organization that writes many policies from growing the cache without end (oldest first out).
+const PARSED_CACHE_SIZE = 4096;
+const parsed = new Map<string, Expr>();
 
 function describe(token: Token): string {
   switch (token.kind) {
