@@ -190,6 +190,22 @@ describe("FileStore: reopening", () => {
     await reopened.close();
   });
 
+  it("waits for the journal to outgrow the last snapshot, so a growing state is not rewritten at every commit", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory, { snapshotAfterBytes: 1 });
+    for (let n = 0; n < 200; n++) await put(store, pad(n), `k${n}`);
+    await store.close();
+    // Every snapshot rotates the journal, so the segment number counts snapshots. A fixed threshold of one byte
+    // took one per commit (about 200); doubling spacing takes a handful.
+    const [segment] = await segmentFiles(directory);
+    const snapshots = Number(FILES.segmentPattern.exec(segment as string)?.[1]) - 1;
+    expect(snapshots).toBeGreaterThan(0);
+    expect(snapshots).toBeLessThan(20);
+    const reopened = await FileStore.open(directory);
+    await reopened.read(async (r) => expect(await ids(r)).toHaveLength(200));
+    await reopened.close();
+  });
+
   it("shares one journal write among commits made while a flush is in flight", async () => {
     const grouped = await tempDirectory();
     const store = await FileStore.open(grouped);

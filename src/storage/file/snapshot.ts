@@ -41,11 +41,11 @@ export interface Snapshot {
 }
 
 /** Writes `snapshot` durably, replacing the previous one. */
-export async function writeSnapshot(directory: string, snapshot: Snapshot): Promise<void> {
+export async function writeSnapshot(directory: string, snapshot: Snapshot): Promise<number> {
   const temp = join(directory, FILES.snapshotTemp);
   const handle = await open(temp, "w");
+  let position = 0;
   try {
-    let position = 0;
     const write = async (bytes: Buffer) => {
       await writeAll(handle, bytes, position);
       position += bytes.length;
@@ -67,6 +67,7 @@ export async function writeSnapshot(directory: string, snapshot: Snapshot): Prom
   }
   await rename(temp, join(directory, FILES.snapshot));
   await syncDirectory(directory);
+  return position;
 }
 
 /** Reads the snapshot, or `undefined` when there is none yet. */

@@ -12,11 +12,14 @@
  *
  * @module
  */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { CustodyError } from "../../errors.js";
 import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import type { Store, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { createDirectory } from "./files.js";
+import { FILES } from "./format.js";
 import { Journal } from "./journal.js";
 import { DirectoryLock, type LockHolder } from "./lock.js";
 import { recover, type TornTail } from "./recovery.js";
@@ -102,6 +105,8 @@ export class FileStore implements Store {
     private readonly journal: Journal,
     private readonly lock: DirectoryLock,
     private readonly snapshotAfterBytes: number,
+    /** Size of the latest snapshot: the journal must grow past it before the next one is due. */
+    private snapshotBytes: number,
     private readonly onSnapshotError: (error: CustodyError) => void,
   ) {
     this.headSequence = recovery.sequence;
@@ -147,6 +152,7 @@ export class FileStore implements Store {
           journal,
           lock,
           options.snapshotAfterBytes ?? DEFAULT_SNAPSHOT_AFTER_BYTES,
+          await snapshotSize(directory),
           options.onSnapshotError ?? ((error) => process.emitWarning(error)),
         );
       } catch (error) {
@@ -243,8 +249,14 @@ export class FileStore implements Store {
     return { result, durable };
   }
 
+  /**
+   * A snapshot is due once the journal holds more than `snapshotAfterBytes` and more than the last snapshot's
+   * size. The second bound keeps rewriting the state proportional to what was appended (each snapshot is paid
+   * for by at least as many journal bytes), where a fixed threshold rewrote a growing state ever more often.
+   */
   private snapshotIfDue(): void {
-    if (this.autoSnapshotQueued || this.closing || this.journal.segmentBytes < this.snapshotAfterBytes) return;
+    const due = Math.max(this.snapshotAfterBytes, this.snapshotBytes);
+    if (this.autoSnapshotQueued || this.closing || this.journal.segmentBytes < due) return;
     this.autoSnapshotQueued = true;
     this.queueSnapshot()
       .catch((error: unknown) => this.onSnapshotError(asCustodyError(error, "FileStore: writing a snapshot failed")))
@@ -268,7 +280,7 @@ export class FileStore implements Store {
     const segment = await this.journal.rotate();
     await this.applied;
     const snapshot = { sequence: this.durableSequence, segment, records: this.durable.changes() };
-    await writeSnapshot(this.directory, snapshot);
+    this.snapshotBytes = await writeSnapshot(this.directory, snapshot);
     await this.journal.removeSegmentsBefore(segment);
   }
 
@@ -276,6 +288,15 @@ export class FileStore implements Store {
     if (this.closing) {
       throw new CustodyError("FAILED_PRECONDITION", "FileStore: the store is closed", { reason: "STORE_CLOSED" });
     }
+  }
+}
+
+/** Bytes of the directory's snapshot, 0 when it has none. */
+async function snapshotSize(directory: string): Promise<number> {
+  try {
+    return (await stat(join(directory, FILES.snapshot))).size;
+  } catch {
+    return 0;
   }
 }
 
