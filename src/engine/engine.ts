@@ -313,7 +313,13 @@ export class CustodyEngine {
     } catch {
       throw invalidArgument("the request must be plain JSON (no functions, BigInts or cycles)");
     }
-    return submitActivity(core, { operation, bodyText, body: JSON.parse(bodyText), principal });
+    return submitActivity(core, {
+      operation,
+      bodyText,
+      body: JSON.parse(bodyText),
+      principal,
+      engineTimestamp: given.timestampMs === undefined,
+    });
   }
 }
 

@@ -90,6 +90,29 @@ describe("the submit pipeline", () => {
     void engine;
   });
 
+  it("keeps accepting in-process calls without timestampMs when a burst outruns the clock", async () => {
+    // A clock that stands still: each defaulted timestamp is one ms past the last, so after the skew window
+    // (here 20 ms) they lie in the future. They are the engine's own choice, so they are not refused.
+    const { root, organizationId } = await engineWithOrganization({ clock: () => T0, maxClockSkewMs: 20 });
+    for (let n = 0; n < 40; n++) {
+      const { activity } = await root.createUserTag({
+        organizationId,
+        parameters: { userTagName: `t${n}`, userIds: [] },
+      });
+      expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    }
+    expect((await root.listUserTags({ organizationId })).userTags).toHaveLength(40);
+    await expectCustodyError(
+      root.createUserTag({
+        organizationId,
+        timestampMs: String(T0 + 21),
+        parameters: { userTagName: "x", userIds: [] },
+      }),
+      "INVALID_ARGUMENT",
+      "timestampMs",
+    );
+  });
+
   it("refuses stale and future timestamps and stores nothing", async () => {
     const { root, organizationId } = await engineWithOrganization();
     const parameters = subOrganizationParameters();
