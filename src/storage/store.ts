@@ -40,7 +40,10 @@ export interface ListOptions {
   order?: "asc" | "desc";
 }
 
-/** Read access: inside a transaction it sees the transaction's own writes. */
+/**
+ * Read access: inside a transaction it sees the transaction's own writes. Returned records are frozen (deeply):
+ * they may be the stored objects themselves, so a caller changes a record by putting a new one.
+ */
 export interface StoreReader {
   get(collection: string, id: string): Promise<StoredRecord | undefined>;
   /** The id held by a unique index entry. */

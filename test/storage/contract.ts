@@ -131,12 +131,18 @@ export function runStoreContract(name: string, open: OpenStore): void {
       await store.close();
     });
 
-    it("returns copies: mutating a returned record changes nothing stored", async () => {
+    it("returns frozen records: a reader cannot change what is stored", async () => {
       const store = await open();
-      await store.transaction(async (tx) => tx.put("things", { id: "a", nested: { v: 1 } }, { scope: "s" }));
+      const written = { id: "a", nested: { v: 1 } };
+      await store.transaction(async (tx) => tx.put("things", written, { scope: "s" }));
+      // The writer's own object stays its own: changing it later changes nothing stored.
+      written.nested.v = 3;
       await store.read(async (r) => {
         const got = (await r.get("things", "a")) as { id: string; nested: { v: number } };
-        got.nested.v = 2;
+        expect(Object.isFrozen(got) && Object.isFrozen(got.nested)).toBe(true);
+        expect(() => {
+          got.nested.v = 2;
+        }).toThrow(TypeError);
       });
       await store.read(async (r) => expect(await r.get("things", "a")).toEqual({ id: "a", nested: { v: 1 } }));
       await store.close();
