@@ -1,80 +1,64 @@
 /**
- * Committed activities per second on each store: MemoryStore, FileStore with group commit, and FileStore
- * fsyncing every commit alone. Each activity is a `create_private_key_tag` (one tag and one activity
- * record in one transaction), submitted by `CONCURRENCY` callers at once. The ratio is to MemoryStore,
- * the same engine work without durability.
- * Run: `npx tsx bench/durability.bench.ts`. `BENCH_MS` sets the time per store (default 3000 ms).
+ * Committed activities per second on FileStore with group commit: 32 concurrent submitters against one at a
+ * time (group commit should let many commits share an fsync), and FileStore against MemoryStore at 32
+ * submitters (the price of durability). Each activity is a `create_private_key_tag`: one tag and one activity
+ * record in one transaction, acknowledged only once fsync'd.
+ *
+ * Run: `npx tsx bench/durability.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { p256 } from "@noble/curves/nist.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
-import { CustodyEngine, MemoryStore, type Store } from "../src/index.js";
+import { CustodyEngine, type Store } from "../src/index.js";
 import { FileStore } from "../src/storage/file/index.js";
+import { BenchReport, type Workload } from "./harness.js";
+import { apiKeyPair } from "./support.js";
 
-const BUDGET_MS = Number(process.env.BENCH_MS ?? 3000);
-const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const report = new BenchReport("durability");
+const directories: string[] = [];
+const keyEncryptionKey = new Uint8Array(32).fill(7);
 
-async function activitiesPerSecond(store: Store): Promise<number> {
-  const engine = new CustodyEngine({ store });
+async function tagWorkload(store: Store, label: string, inFlight: number): Promise<Workload> {
+  const engine = new CustodyEngine({ store, keyEncryptionKey });
   const { organizationId, rootUserIds } = await engine.createOrganization({
     organizationName: "bench",
     rootUsers: [
       {
         userName: "root",
-        apiKeys: [
-          {
-            apiKeyName: "k",
-            publicKey: bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true)),
-            curveType: "API_KEY_CURVE_P256",
-          },
-        ],
+        apiKeys: [{ apiKeyName: "k", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
       },
     ],
   });
   const root = engine.as({ userId: rootUserIds[0] as string });
   let next = 0;
-  let done = 0;
-  const deadline = performance.now() + BUDGET_MS;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < deadline) {
-        await root.createPrivateKeyTag({
-          organizationId,
-          parameters: { privateKeyTagName: `tag-${next++}`, privateKeyIds: [] },
-        });
-        done++;
-      }
-    }),
-  );
-  const rate = (done * 1000) / (performance.now() - start);
-  await store.close();
-  return rate;
+  return {
+    label,
+    inFlight,
+    run: () =>
+      root.createPrivateKeyTag({
+        organizationId,
+        parameters: { privateKeyTagName: `tag-${next++}`, privateKeyIds: [] },
+      }),
+  };
 }
 
-const directories: string[] = [];
-const fileStore = async (groupCommit: boolean) => {
+async function fileStore(): Promise<Store> {
   const directory = mkdtempSync(join(tmpdir(), "custodian-bench-"));
   directories.push(directory);
-  return FileStore.open(directory, { groupCommit });
-};
+  return FileStore.open(directory);
+}
 
-const memory = await activitiesPerSecond(new MemoryStore());
-const grouped = await activitiesPerSecond(await fileStore(true));
-const single = await activitiesPerSecond(await fileStore(false));
-for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-
-console.table([
-  { store: "MemoryStore", "activities/s": memory.toFixed(0), "vs memory": "1.00" },
-  { store: "FileStore, group commit", "activities/s": grouped.toFixed(0), "vs memory": (grouped / memory).toFixed(2) },
-  {
-    store: "FileStore, fsync per commit",
-    "activities/s": single.toFixed(0),
-    "vs memory": (single / memory).toFixed(2),
-  },
-]);
-console.log(
-  `${CONCURRENCY} concurrent submitters; group commit / fsync per commit = ${(grouped / single).toFixed(2)}x`,
+const { MemoryStore } = await import("../src/index.js");
+await report.compare(
+  "FileStore (group commit), 32 submitters vs 1",
+  await tagWorkload(await fileStore(), "32 submitters", 32),
+  await tagWorkload(await fileStore(), "1 submitter", 1),
+  { op: ">=", value: 5 },
 );
+await report.compare(
+  "FileStore vs MemoryStore, 32 submitters",
+  await tagWorkload(await fileStore(), "FileStore", 32),
+  await tagWorkload(new MemoryStore(), "MemoryStore", 32),
+);
+for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+report.finish();

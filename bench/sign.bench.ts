@@ -1,50 +1,23 @@
 /**
  * Raw-payload signing throughput next to the primitive it wraps. Run: `npx tsx bench/sign.bench.ts`.
  *
- * For each case it prints ops/s of custodian's `signRawPayload` (one-shot with a raw key, and with a prepared
- * signer as the engine keeps per account) and of the bare primitive, and the ratio ours / primitive.
- * `BENCH_MS` sets the time per function (default 1000 ms).
+ * For each case it compares custodian's `signRawPayload` (one-shot with a raw key, and with a prepared signer as
+ * the engine keeps per account) with the bare primitive (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
  */
 import { createPrivateKey, sign as nodeSign } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { signTyped } from "micro-eth-signer";
 import { prepareSigner, type SignRawPayloadRequest, signRawPayload } from "../src/crypto/sign/index.js";
+import { BenchReport } from "./harness.js";
 
-const BUDGET_MS = Number(process.env.BENCH_MS ?? 1000);
-// The machine is shared: measuring each function in several short rounds, interleaved with the others, and
-// keeping its best round keeps a burst of someone else's load from landing on one side of a ratio.
-const ROUNDS = 5;
+const report = new BenchReport("sign");
 
-/** Calls `fn` repeatedly for `ms` milliseconds and returns operations per second. */
-function opsPerSecond(fn: () => unknown, ms: number): number {
-  let ops = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ms) {
-    for (let i = 0; i < 16; i++) fn();
-    ops += 16;
-    now = performance.now();
+/** Each of `ours` against the bare primitive, in interleaved rounds. */
+async function compare(name: string, primitive: () => unknown, ours: Record<string, () => unknown>): Promise<void> {
+  for (const [label, run] of Object.entries(ours)) {
+    await report.compare(name, { label, run }, { label: "primitive", run: primitive });
   }
-  return (ops * 1000) / (now - start);
-}
-
-const rows: { case: string; "ops/s": string; "vs primitive": string }[] = [];
-
-function compare(name: string, primitive: () => unknown, ours: Record<string, () => unknown>): void {
-  const fns: [string, () => unknown][] = [["primitive", primitive], ...Object.entries(ours)];
-  for (const [, fn] of fns) opsPerSecond(fn, BUDGET_MS / 5); // warm-up: JIT and lazy precomputed tables
-  const best = fns.map(() => 0);
-  for (let round = 0; round < ROUNDS; round++) {
-    fns.forEach(([, fn], i) => {
-      best[i] = Math.max(best[i] as number, opsPerSecond(fn, BUDGET_MS / ROUNDS));
-    });
-  }
-  const base = best[0] as number;
-  fns.forEach(([label], i) => {
-    const rate = best[i] as number;
-    rows.push({ case: `${name}: ${label}`, "ops/s": rate.toFixed(0), "vs primitive": (rate / base).toFixed(2) });
-  });
 }
 
 const secpKey = hexToBytes("4c0883a69102937d6231471b5dbb6204fe512961708279f1d7b1b8e7e8b1b1e1");
@@ -57,7 +30,7 @@ const secpRequest: SignRawPayloadRequest = {
   hashFunction: "HASH_FUNCTION_NO_OP",
 };
 const secpSigner = prepareSigner("CURVE_SECP256K1", secpKey);
-compare(
+await compare(
   "secp256k1, 32-byte digest, NO_OP",
   () => secp256k1.sign(digest, secpKey, { prehash: false, format: "recovered" }),
   {
@@ -81,7 +54,7 @@ const edRequest: SignRawPayloadRequest = {
   hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
 };
 const edSigner = prepareSigner("CURVE_ED25519", seed);
-compare("ed25519, 256-byte message", () => nodeSign(null, message, edKeyObject), {
+await compare("ed25519, 256-byte message", () => nodeSign(null, message, edKeyObject), {
   "signRawPayload (raw key)": () => signRawPayload(edRequest),
   "signRawPayload (prepared)": () => signRawPayload({ ...edRequest, signer: edSigner }),
 });
@@ -118,7 +91,7 @@ const typedData = {
   },
 };
 const typedPayload = JSON.stringify(typedData);
-compare("secp256k1, EIP-712 permit", () => signTyped(JSON.parse(typedPayload), secpKey, false), {
+await compare("secp256k1, EIP-712 permit", () => signTyped(JSON.parse(typedPayload), secpKey, false), {
   "signRawPayload (prepared)": () =>
     signRawPayload({
       signer: secpSigner,
@@ -128,5 +101,4 @@ compare("secp256k1, EIP-712 permit", () => signTyped(JSON.parse(typedPayload), s
     }),
 });
 
-console.log(`raw-payload signing, ${BUDGET_MS} ms per case, node ${process.version}`);
-console.table(rows);
+report.finish();

@@ -1,0 +1,115 @@
+/**
+ * `sign_raw_payload` over HTTP on loopback against the same engine in-process, 32 requests in flight each. The
+ * server runs in its own process (`http-server.ts`); requests are stamped beforehand, each with its own
+ * timestamp, so the load generator's own signing is not measured. Target: HTTP at least 0.60 of in-process,
+ * for secp256k1 and for ed25519.
+ *
+ * Run: `npx tsx bench/http.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
+ */
+import { spawn } from "node:child_process";
+import { createPrivateKey, sign } from "node:crypto";
+import { createInterface } from "node:readline";
+import { p256 } from "@noble/curves/nist.js";
+import { hexToBytes } from "@noble/hashes/utils.js";
+import { BenchReport, ROUND_MS, ROUNDS } from "./harness.js";
+import { digestParameters, messageParameters, signingOrganization } from "./support.js";
+
+const IN_FLIGHT = 32;
+const report = new BenchReport("http");
+
+const child = spawn(process.execPath, ["--import", "tsx", new URL("./http-server.ts", import.meta.url).pathname], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const [line] = await createInterface({ input: child.stdout! })
+  [Symbol.asyncIterator]()
+  .next()
+  .then((r) => [r.value as string]);
+const server = JSON.parse(line as string) as {
+  port: number;
+  organizationId: string;
+  signerKey: { publicKey: string; privateKey: string };
+  ethereumAddress: string;
+  solanaAddress: string;
+};
+
+// The member's P-256 key as a node:crypto key: stamping thousands of bodies up front must be quick.
+const point = p256.Point.fromBytes(hexToBytes(server.signerKey.publicKey)).toBytes(false);
+const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
+const stampKey = createPrivateKey({
+  key: {
+    kty: "EC",
+    crv: "P-256",
+    d: b64url(hexToBytes(server.signerKey.privateKey)),
+    x: b64url(point.subarray(1, 33)),
+    y: b64url(point.subarray(33)),
+  },
+  format: "jwk",
+});
+
+let timestamp = Date.now();
+function stamped(path: string, type: string, parameters: object): { url: string; body: string; stamp: string } {
+  const body = JSON.stringify({
+    type,
+    timestampMs: String(timestamp++),
+    organizationId: server.organizationId,
+    parameters,
+  });
+  const signature = sign("sha256", Buffer.from(body), stampKey).toString("hex");
+  const stamp = Buffer.from(
+    JSON.stringify({ publicKey: server.signerKey.publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature }),
+  ).toString("base64url");
+  return { url: `http://127.0.0.1:${server.port}/public/v1/submit/${path}`, body, stamp };
+}
+
+/** Enough stamped requests for every round of one case, made before any is timed. */
+function requestPool(parameters: object): () => Promise<unknown> {
+  // Generous: a quiet machine serves a few thousand a second.
+  const count = Math.ceil(((ROUNDS + 1) * ROUND_MS * 8000) / 1000);
+  const pool = Array.from({ length: count }, () =>
+    stamped("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters),
+  );
+  let next = 0;
+  return async () => {
+    const request = pool[next++];
+    if (!request) throw new Error("the stamped request pool ran out: raise its size");
+    const response = await fetch(request.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-stamp": request.stamp },
+      body: request.body,
+    });
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+  };
+}
+
+const local = await signingOrganization(10);
+await report.compare(
+  "sign_raw_payload secp256k1 over HTTP vs in-process, 32 in flight",
+  { label: "HTTP loopback", inFlight: IN_FLIGHT, run: requestPool(digestParameters(server.ethereumAddress)) },
+  {
+    label: "in-process",
+    inFlight: IN_FLIGHT,
+    run: () =>
+      local.signer.signRawPayload({
+        organizationId: local.organizationId,
+        parameters: digestParameters(local.ethereumAddress),
+      }),
+  },
+  { op: ">=", value: 0.6 },
+);
+await report.compare(
+  "sign_raw_payload ed25519 over HTTP vs in-process, 32 in flight",
+  { label: "HTTP loopback", inFlight: IN_FLIGHT, run: requestPool(messageParameters(server.solanaAddress)) },
+  {
+    label: "in-process",
+    inFlight: IN_FLIGHT,
+    run: () =>
+      local.signer.signRawPayload({
+        organizationId: local.organizationId,
+        parameters: messageParameters(local.solanaAddress),
+      }),
+  },
+  { op: ">=", value: 0.6 },
+);
+child.stdin!.end();
+report.finish();
