@@ -17,6 +17,7 @@ import { hexToBytes } from "../bytes.js";
 import { signTypedData } from "./eip712.js";
 import type { SigningCurve } from "./enums.js";
 import { assertSigningCurve, type SigningInput } from "./scheme.js";
+import { countSecp256k1Signature } from "./secp256k1-tables.js";
 import { fromEd25519, fromRecoveredSecp256k1, type RawPayloadSignature } from "./signature.js";
 
 /** A signing key made ready for repeated use. It holds the key: keep it where the key itself may be kept. */
@@ -60,6 +61,7 @@ function secp256k1Signer(privateKey: Uint8Array): PreparedSigner {
     sign(input) {
       switch (input.kind) {
         case "digest":
+          countSecp256k1Signature();
           return fromRecoveredSecp256k1(secp256k1.sign(input.digest, key, { prehash: false, format: "recovered" }));
         case "typedData":
           return signTypedData(input.typedData, key, input.field);
