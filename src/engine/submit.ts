@@ -22,6 +22,7 @@ import { decideActivity, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, voteOf } from "./execution.js";
 import type { IdGenerator } from "./ids.js";
 import type { KeyedLock } from "./keyed-lock.js";
+import { assertLive } from "./liveness.js";
 import type { Principal } from "./principal.js";
 import type { Clock, RandomSource } from "./random.js";
 import type { ActivityRecord, PolicyEvaluationRecord } from "./records.js";
@@ -74,26 +75,6 @@ function versionOf(operation: ActivityOperation, type: string): ActivityVersion 
     );
   }
   return version;
-}
-
-function assertLive(timestampMs: string, now: number, services: EngineServices): void {
-  const at = Number(timestampMs);
-  if (at < now - services.maxRequestAgeMs) {
-    throw new CustodyError("INVALID_ARGUMENT", "timestampMs is too old: a signed request is valid for one hour", {
-      field: "timestampMs",
-      reason: "STALE_TIMESTAMP",
-      timestampMs,
-      now,
-    });
-  }
-  if (at > now + services.maxClockSkewMs) {
-    throw new CustodyError("INVALID_ARGUMENT", "timestampMs is too far in the future (more than 5 minutes ahead)", {
-      field: "timestampMs",
-      reason: "FUTURE_TIMESTAMP",
-      timestampMs,
-      now,
-    });
-  }
 }
 
 /** `sha256:<hex>` of the exact body bytes: the activity's identity for idempotency. */
