@@ -461,7 +461,7 @@ describe("what an approval runs into", () => {
     const outsider = engine.as({ userId: other.rootUserIds[0]! });
     await refusal(
       outsider.approveActivity({ organizationId, parameters: { fingerprint: pending.fingerprint } }),
-      "PERMISSION_DENIED",
+      "INVALID_ARGUMENT",
       "ORGANIZATION_MISMATCH",
     );
     await refusal(

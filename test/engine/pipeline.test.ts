@@ -284,9 +284,10 @@ describe("organization scope", () => {
     expect((await root.getActivities({ organizationId: subOrganizationId })).activities).toEqual([]);
     const error = await expectCustodyError(
       root.createSubOrganization({ organizationId: subOrganizationId, parameters: subOrganizationParameters() }),
-      "PERMISSION_DENIED",
+      "INVALID_ARGUMENT",
     );
     expect(error.details.reason).toBe("ORGANIZATION_MISMATCH");
+    expect(error.httpStatus).toBe(400);
     expect((await root.getActivities({ organizationId: subOrganizationId })).activities).toEqual([]);
   });
 
