@@ -145,6 +145,7 @@ export async function renderActivity(
     result: activity.result,
     votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity, vote))),
     fingerprint: activity.fingerprint,
+    timestampMs: activity.timestampMs,
     canApprove: mayVote,
     canReject: mayVote,
     createdAt: timestamp(activity.createdAtMs),

@@ -90,6 +90,8 @@ export interface AcceptedSubmission {
   readonly organizationId: string;
   readonly bodyText: string;
   readonly fingerprint: string;
+  /** The envelope's `timestampMs`, verbatim. */
+  readonly timestampMs: string;
   readonly principal: Principal;
   readonly now: number;
 }
@@ -121,6 +123,7 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
     organizationId: request.organizationId,
     bodyText,
     fingerprint: fingerprintOf(bodyText),
+    timestampMs: request.timestampMs,
     principal,
     now,
   };
@@ -166,6 +169,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         result: null,
         votes: [vote],
         fingerprint,
+        timestampMs: submission.timestampMs,
         failure: null,
         createdAtMs: now,
         updatedAtMs: now,

@@ -265,6 +265,7 @@ function ownRecord(
     result: null,
     votes: [{ ...vote, id: core.ids.next() }],
     fingerprint: submission.fingerprint,
+    timestampMs: submission.timestampMs,
     failure: null,
     createdAtMs: now,
     updatedAtMs: now,

@@ -39,6 +39,7 @@ describe("the submit pipeline", () => {
         "result",
         "votes",
         "fingerprint",
+        "timestampMs",
         "canApprove",
         "canReject",
         "createdAt",
