@@ -11,7 +11,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../auth/credential-state.js";
-import { CustodyError, type ErrorCode } from "../errors.js";
+import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../errors.js";
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { id } from "../operations/schema.js";
 import type { Store } from "../storage/store.js";
@@ -100,6 +100,15 @@ export interface AcceptedSubmission {
 function replayFailure(activity: ActivityRecord): CustodyError {
   const failure = activity.failure;
   const detail = failure?.details.find((d) => d["@type"].endsWith("custodian.v1.ErrorDetail"));
+  if (failure && !detail) {
+    // An answer in the hosted service's own form (a policy denial): the same body again.
+    return new CustodyError(
+      errorCodeOfGrpc(failure.code),
+      failure.message,
+      { activityId: activity.id, fingerprint: activity.fingerprint },
+      { wireDetails: failure.details },
+    );
+  }
   const { "@type": _type, code, ...rest } = (detail ?? {}) as Record<string, unknown>;
   return new CustodyError((code as ErrorCode | undefined) ?? "INTERNAL", failure?.message ?? "the activity failed", {
     ...rest,
@@ -217,7 +226,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       error.code,
       error.message,
       { ...error.details, activityId: activity.id, fingerprint },
-      { cause: error.cause },
+      { cause: error.cause, ...(error.wireDetails ? { wireDetails: error.wireDetails } : {}) },
     );
   }
 }
