@@ -1,22 +1,16 @@
 /**
  * The policy decision of an activity, at submission and at every vote: the organization's stored policies
  * and root quorum judged by `custodian/policy`'s `decide` in the activity's context; the record kept of
- * each decision; the error a denial answers with; and who may still vote on a pending activity.
+ * each decision; and the error a denial answers with. Who may still vote on a pending activity is
+ * `pending.ts`.
  *
  * @module
  */
 import { CustodyError } from "../errors.js";
-import { consensusCouldCount, decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
-import type { Decision, Policy, PolicyContext, PolicyCredential } from "../policy/types.js";
-import type { DataReader } from "./data.js";
-import { buildPolicyContext, type PolicyContextInput, policyUserOf } from "./policy-context.js";
-import type {
-  ActivityRecord,
-  OrganizationRecord,
-  PolicyEvaluationRecord,
-  PolicyRecord,
-  UserRecord,
-} from "./records.js";
+import { decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
+import type { Decision, Policy, PolicyContext } from "../policy/types.js";
+import { buildPolicyContext, type PolicyContextInput } from "./policy-context.js";
+import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "./records.js";
 
 /** A decision with the consensus still open, and the context it was taken in. */
 export interface ActivityDecision extends Decision {
@@ -138,55 +132,4 @@ export function denialError(activity: Pick<ActivityRecord, "id" | "type">, decis
   return new CustodyError("PERMISSION_DENIED", explicit ? EXPLICIT_DENY_MESSAGE : IMPLICIT_DENY_MESSAGE, details, {
     wireDetails,
   });
-}
-
-/** The credentials a user could vote with (API keys and passkeys), for showing whether they can vote. */
-async function registeredCredentials(data: DataReader, user: UserRecord): Promise<PolicyCredential[]> {
-  const [apiKeys, authenticators] = await Promise.all([
-    data.listAll("apiKeys", user.id),
-    data.listAll("authenticators", user.id),
-  ]);
-  return [
-    ...apiKeys.map((key) => ({ id: key.id, user_id: user.id, type: key.credentialType, public_key: key.publicKey })),
-    ...authenticators.map((authenticator) => ({
-      id: authenticator.id,
-      user_id: user.id,
-      type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
-      credential_id: authenticator.credentialId,
-      public_key: "",
-    })),
-  ];
-}
-
-/**
- * The organization whose policies and root quorum decide `activity`: its submitter's (see
- * {@link DecideActivityInput.governing}), or the activity's own when the submitter is gone.
- */
-export async function governingOrganizationOf(data: DataReader, activity: ActivityRecord): Promise<string> {
-  const submitterId = activity.votes[0]?.userId;
-  const submitter = submitterId === undefined ? undefined : await data.get("users", submitterId);
-  return submitter?.organizationId ?? activity.organizationId;
-}
-
-/**
- * Whether a vote from `userId` can count on a pending activity: the user belongs to the governing
- * organization and is one of its root users (the root quorum counts them), or some consensus the last
- * decision left open could count them (spec decision 14). `credentials` are those the vote is stamped
- * with; when not given (to show `canApprove`), the user's registered ones.
- */
-export async function voterCanCount(
-  data: DataReader,
-  activity: ActivityRecord,
-  userId: string,
-  credentials?: readonly PolicyCredential[],
-): Promise<boolean> {
-  const governingId = await governingOrganizationOf(data, activity);
-  const [organization, user] = await Promise.all([data.get("organizations", governingId), data.get("users", userId)]);
-  if (!organization || !user || user.organizationId !== organization.id) return false;
-  if (organization.rootQuorum.userIds.includes(userId)) return true;
-  const [latest] = await data.list("policyEvaluations", activity.id, { order: "desc", limit: 1 });
-  if (!latest || latest.openConsensus.length === 0) return false;
-  const voter = policyUserOf(user);
-  const voting = credentials ?? (await registeredCredentials(data, user));
-  return latest.openConsensus.some(({ consensus }) => consensusCouldCount(consensus, voter, voting));
 }

@@ -142,11 +142,16 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
 }
 
 /** The answer to a body seen before: the same activity, or the same failure. */
-async function replay(data: DataWriter, existingId: string, principal: Principal): Promise<ActivityResponse> {
+async function replay(
+  data: DataWriter,
+  existingId: string,
+  principal: Principal,
+  now: number,
+): Promise<ActivityResponse> {
   const existing = await data.require("activities", existingId, "activity");
   await assertMayReplay(data, principal, existing);
   if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
-  return { activity: await renderActivity(data, existing, principal.userId) };
+  return { activity: await renderActivity(data, existing, { userId: principal.userId, now }) };
 }
 
 async function runActivity(core: PipelineCore, submission: AcceptedSubmission): Promise<ActivityResponse> {
@@ -157,7 +162,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
     return await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
-      if (existingId !== undefined) return replay(data, existingId, principal);
+      if (existingId !== undefined) return replay(data, existingId, principal, now);
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =
         principal.organizationId === named.id
@@ -208,7 +213,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       }
       await data.put("activities", activity);
       await data.put("policyEvaluations", evaluation);
-      return { activity: await renderActivity(data, activity, principal.userId) };
+      return { activity: await renderActivity(data, activity, { userId: principal.userId, now }) };
     });
   } catch (thrown) {
     if (!failed) throw thrown;
