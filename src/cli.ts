@@ -21,7 +21,7 @@ import type { Store } from "./storage/store.js";
 
 const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--root-public-key HEX]
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
-                       [--allow-insecure-webhooks]
+                       [--allow-insecure-webhooks] [--request-lifetime 1h]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -37,6 +37,8 @@ const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data .
   --allow-insecure-webhooks
                      let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
                      (local development; by default only https URLs of public hosts are accepted)
+  --request-lifetime how old a signed submission's timestampMs may be: 90s, 30m, 24h, 2d (default 1h, as
+                     Turnkey's FAQ; its offline-signing example speaks of 24h)
 
 The server prints its bundle signer's public key and writes it to root-api-key.json as signerPublicKey:
 clients pass it as dangerouslyOverrideSignerPublicKey to open export bundles and seal imports.
@@ -50,6 +52,15 @@ interface RootCredentials {
   apiPrivateKey?: string;
   /** The engine's bundle-signing public key, for `dangerouslyOverrideSignerPublicKey`. */
   signerPublicKey?: string;
+}
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--request-lifetime 24h` as milliseconds. */
+function durationMs(value: string): number {
+  const match = /^([1-9][0-9]{0,8})([smhd])$/.exec(value);
+  if (!match) throw new Error(`--request-lifetime must be a whole number with a unit (s, m, h, d), got ${value}`);
+  return Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
 }
 
 /** `--oidc-issuer ISSUER=JWKS_URL` values as the engine's `oidcIssuers` option. */
@@ -155,6 +166,7 @@ async function serve(argv: string[]): Promise<void> {
       origin: { type: "string", multiple: true, default: ["http://localhost"] },
       "oidc-issuer": { type: "string", multiple: true, default: [] },
       "allow-insecure-webhooks": { type: "boolean", default: false },
+      "request-lifetime": { type: "string", default: "1h" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -166,6 +178,7 @@ async function serve(argv: string[]): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0-65535, got ${values.port}`);
+  const maxRequestAgeMs = durationMs(values["request-lifetime"]);
   const dataDirectory = resolve(values.data);
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
   const { store, keyEncryptionKey, description } = await openStorage(dataDirectory, values.memory);
@@ -175,6 +188,7 @@ async function serve(argv: string[]): Promise<void> {
     webauthn: { rpId: values["rp-id"], origins: values.origin },
     oidcIssuers: oidcIssuersOf(values["oidc-issuer"]),
     allowInsecureWebhooks: values["allow-insecure-webhooks"],
+    maxRequestAgeMs,
     onWebhookError: (error) => console.error("custodian: webhook dispatcher error", error),
   });
   const credentialsPath = join(dataDirectory, "root-api-key.json");
@@ -213,7 +227,13 @@ async function serve(argv: string[]): Promise<void> {
   console.log(`listening on http://${host}:${address.port}`);
   console.log(`organization ${credentials.organizationId}`);
   console.log(`root credentials in ${credentialsPath}`);
-  console.log(`bundle signer public key ${signerPublicKey} (clients: dangerouslyOverrideSignerPublicKey)`);
+  console.log(`bundle signer public key ${signerPublicKey}`);
+  // Export and import bundles are signed by this key, not Turnkey's enclave key: @turnkey/crypto's bundle
+  // functions need it passed, verbatim, next to their other options.
+  console.log(
+    `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${signerPublicKey}"`,
+  );
+  console.log(`signed requests are valid for ${values["request-lifetime"]} after their timestampMs`);
   console.log(`storage: ${description}`);
 }
 

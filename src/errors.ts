@@ -76,16 +76,29 @@ const TURNKEY_DETAIL_TYPE = "type.googleapis.com/errors.v1.TurnkeyErrorDetail";
 const BAD_REQUEST_DETAIL_TYPE = "type.googleapis.com/google.rpc.BadRequest";
 const CUSTODIAN_DETAIL_TYPE = "type.googleapis.com/custodian.v1.ErrorDetail";
 
+/** Options of a {@link CustodyError} beyond its code, message and details. */
+export interface CustodyErrorOptions {
+  cause?: unknown;
+  /**
+   * The exact wire `details` to answer with, for refusals whose body the hosted service's clients pin
+   * (a policy denial); the structured {@link CustodyError.details} then stay in-process only.
+   */
+  wireDetails?: readonly WireErrorDetail[];
+}
+
 /** An error with a stable code, the gRPC number and HTTP status it maps to, and structured details. */
 export class CustodyError extends Error {
   override readonly name = "CustodyError";
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
+  /** See {@link CustodyErrorOptions.wireDetails}. */
+  readonly wireDetails: readonly WireErrorDetail[] | undefined;
 
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options: CustodyErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = details;
+    this.wireDetails = options.wireDetails;
   }
 
   /** The gRPC status number of this error's code. */
@@ -109,6 +122,9 @@ export class CustodyError extends Error {
    * with the string code and the remaining context.
    */
   toRpcStatus(): RpcStatus {
+    if (this.wireDetails !== undefined) {
+      return { code: this.grpcCode, message: this.message, details: this.wireDetails.map((detail) => ({ ...detail })) };
+    }
     const { field, reason, ...rest } = this.details;
     const details: WireErrorDetail[] = [
       { "@type": TURNKEY_DETAIL_TYPE, turnkeyErrorCode: reason ?? this.code },
@@ -150,6 +166,12 @@ export function notFound(kind: string, id: string, field?: string): CustodyError
     reason: `${kind.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_NOT_FOUND`,
     id,
   });
+}
+
+/** The code of a gRPC number, for errors rebuilt from a recorded `rpcStatus`; `INTERNAL` for an unknown one. */
+export function errorCodeOfGrpc(grpc: number): ErrorCode {
+  const found = Object.entries(CODE_INFO).find(([, info]) => info.grpc === grpc);
+  return (found?.[0] as ErrorCode | undefined) ?? "INTERNAL";
 }
 
 /** The gRPC number for a code, for hosts that map errors themselves. */

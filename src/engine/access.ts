@@ -5,13 +5,18 @@
  *
  * @module
  */
-import { CustodyError } from "../errors.js";
+import { CustodyError, type ErrorCode } from "../errors.js";
 import type { Principal } from "./principal.js";
 import type { OrganizationRecord } from "./records.js";
 
-function mismatch(principal: Principal, organization: OrganizationRecord, verb: string): CustodyError {
+/**
+ * A write naming an organization the credential may not act in is `INVALID_ARGUMENT` (400), as the hosted
+ * service answers it ("organization mismatch", wire spec §4); a read of an organization outside the
+ * credential's reach stays `PERMISSION_DENIED`.
+ */
+function mismatch(principal: Principal, organization: OrganizationRecord, verb: string, code: ErrorCode): CustodyError {
   return new CustodyError(
-    "PERMISSION_DENIED",
+    code,
     `organization mismatch: the credential belongs to organization ${principal.organizationId} and cannot ${verb} organization ${organization.id}`,
     { field: "organizationId", reason: "ORGANIZATION_MISMATCH" },
   );
@@ -36,7 +41,7 @@ export function actingOrganization(
   if (access === "ownOrSubOrganization" && named.parentOrganizationId === principal.organizationId) return named;
   if (access === "ownViaParent" && principalOrganization.parentOrganizationId === named.id)
     return principalOrganization;
-  throw mismatch(principal, named, "write to");
+  throw mismatch(principal, named, "write to", "INVALID_ARGUMENT");
 }
 
 /**
@@ -52,5 +57,5 @@ export function assertMayRead(
   if (principal.organizationId === organization.id) return;
   if (organization.parentOrganizationId === principal.organizationId) return;
   if (isWhoami && principalOrganization.parentOrganizationId === organization.id) return;
-  throw mismatch(principal, organization, "read");
+  throw mismatch(principal, organization, "read", "PERMISSION_DENIED");
 }

@@ -28,7 +28,10 @@ export interface CustodyEngineOptions {
   clock?: Clock;
   /** Source of every random byte (ids, keys). Inject `createSeededRandom(seed)` for deterministic tests. */
   random?: RandomSource;
-  /** Oldest accepted `timestampMs`, in ms before now. Default one hour, as the hosted service. */
+  /**
+   * Oldest accepted `timestampMs`, in ms before now. Default one hour, as Turnkey's FAQ states; Turnkey's
+   * offline-signing example speaks of 24 hours, so a team testing such a flow may widen it.
+   */
   maxRequestAgeMs?: number;
   /** Furthest accepted `timestampMs`, in ms after now. Default five minutes. */
   maxClockSkewMs?: number;
@@ -75,6 +78,15 @@ export interface CustodyEngineOptions {
   onWebhookError?: (error: unknown) => void;
 }
 
+/** A duration option: a whole number of milliseconds, at least one; `fallback` when absent. */
+function positiveMs(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw invalidArgument(`${option} must be a whole number of milliseconds, at least 1`, option);
+  }
+  return value;
+}
+
 export class EngineCore implements PipelineCore {
   /** The host's store wrapped by the webhook outbox: every write of the engine goes through it. */
   readonly store: Store;
@@ -96,8 +108,8 @@ export class EngineCore implements PipelineCore {
       throw invalidArgument("keyEncryptionKey must be 32 bytes", "keyEncryptionKey");
     }
     this.services = {
-      maxRequestAgeMs: options.maxRequestAgeMs ?? 60 * 60 * 1000,
-      maxClockSkewMs: options.maxClockSkewMs ?? 5 * 60 * 1000,
+      maxRequestAgeMs: positiveMs(options.maxRequestAgeMs, 60 * 60 * 1000, "maxRequestAgeMs"),
+      maxClockSkewMs: positiveMs(options.maxClockSkewMs, 5 * 60 * 1000, "maxClockSkewMs"),
       secrets: new SecretVault(
         options.keyEncryptionKey ?? this.random(32),
         this.random,

@@ -1,22 +1,16 @@
 /**
  * The policy decision of an activity, at submission and at every vote: the organization's stored policies
  * and root quorum judged by `custodian/policy`'s `decide` in the activity's context; the record kept of
- * each decision; the error a denial answers with; and who may still vote on a pending activity.
+ * each decision; and the error a denial answers with. Who may still vote on a pending activity is
+ * `pending.ts`.
  *
  * @module
  */
 import { CustodyError } from "../errors.js";
-import { consensusCouldCount, decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
-import type { Decision, Evaluation, Policy, PolicyContext, PolicyCredential } from "../policy/types.js";
-import type { DataReader } from "./data.js";
-import { buildPolicyContext, type PolicyContextInput, policyUserOf } from "./policy-context.js";
-import type {
-  ActivityRecord,
-  OrganizationRecord,
-  PolicyEvaluationRecord,
-  PolicyRecord,
-  UserRecord,
-} from "./records.js";
+import { decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
+import type { Decision, Policy, PolicyContext } from "../policy/types.js";
+import { buildPolicyContext, type PolicyContextInput } from "./policy-context.js";
+import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "./records.js";
 
 /** A decision with the consensus still open, and the context it was taken in. */
 export interface ActivityDecision extends Decision {
@@ -92,85 +86,50 @@ export function evaluationRecord(
   };
 }
 
-function named(evaluation: Evaluation): string {
-  return `policy ${evaluation.policyName === undefined ? "" : `"${evaluation.policyName}" `}(${evaluation.policyId})`;
-}
+/**
+ * What the hosted service answers for a denial, as its official clients pin it: an explicit deny is code 7,
+ * `policy engine denied request explicitly` and no details (the viem and ethers packages' test snapshots:
+ * `Turnkey error 7: policy engine denied request explicitly (Details: [])`); an implicit deny is code 7 with
+ * the message below and one `PolicyEnginePermissionError` detail listing each policy's outcome (the solana
+ * example's README shows the detail; the message is the live service's).
+ */
+export const EXPLICIT_DENY_MESSAGE = "policy engine denied request explicitly";
+export const IMPLICIT_DENY_MESSAGE =
+  "You don't have sufficient permissions to take this action. Please add a policy granting this user " +
+  "permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart.";
+const POLICY_ENGINE_PERMISSION_ERROR = "type.googleapis.com/errors.v1.PolicyEnginePermissionError";
 
 /**
- * The `PERMISSION_DENIED` a denied activity answers with and records as its failure, naming the activity
- * and the evaluations that decided it: the explicit denials, or, for an implicit deny, the policies that
- * failed to evaluate (one of them might have allowed it).
+ * The `PERMISSION_DENIED` a denied activity answers with and records as its failure: on the wire exactly
+ * the hosted service's answer (see {@link EXPLICIT_DENY_MESSAGE}); in-process its details also name the
+ * activity and the evaluations that decided it: the explicit denials, or, for an implicit deny, the
+ * policies that failed to evaluate (one of them might have allowed it). `get_policy_evaluations` and
+ * `explainActivity` keep every evaluation.
  */
 export function denialError(activity: Pick<ActivityRecord, "id" | "type">, decision: Decision): CustodyError {
-  const what = `activity ${activity.id} (${activity.type})`;
-  let deciding: Evaluation[] = [];
-  let message: string;
-  if (decision.reason === "EXPLICIT_DENY") {
-    deciding = decision.evaluations.filter((e) => e.outcome === "OUTCOME_DENY_EXPLICIT");
-    message = `${what} is denied by ${deciding.map(named).join(", ")}`;
-  } else if (decision.reason === "ROOT_QUORUM_REQUIRED") {
-    message = `${what} can only be approved by the root quorum`;
-  } else {
-    deciding = decision.evaluations.filter((e) => e.outcome === "OUTCOME_ERROR");
-    const failures = deciding.map((e) => `${named(e)} failed: ${e.error?.field}: ${e.error?.message}`);
-    message = `${what} is denied: no policy allows it${failures.length > 0 ? `; ${failures.join("; ")}` : ""}`;
-  }
-  return new CustodyError("PERMISSION_DENIED", message, {
+  const explicit = decision.reason === "EXPLICIT_DENY";
+  const deciding = decision.evaluations.filter((e) =>
+    explicit ? e.outcome === "OUTCOME_DENY_EXPLICIT" : e.outcome === "OUTCOME_ERROR",
+  );
+  const wireDetails = explicit
+    ? []
+    : [
+        {
+          "@type": POLICY_ENGINE_PERMISSION_ERROR,
+          message: "No policies evaluated to outcome: Allow",
+          policyEvaluations: decision.evaluations
+            .filter((e) => e.policyId !== undefined)
+            .map((e) => ({ policyId: e.policyId, outcome: e.outcome })),
+        },
+      ];
+  const details = {
     reason: "POLICY_DENIED",
     decision: decision.reason,
     activityId: activity.id,
     activityType: activity.type,
     evaluations: deciding.map((e) => ({ ...e })),
+  };
+  return new CustodyError("PERMISSION_DENIED", explicit ? EXPLICIT_DENY_MESSAGE : IMPLICIT_DENY_MESSAGE, details, {
+    wireDetails,
   });
-}
-
-/** The credentials a user could vote with (API keys and passkeys), for showing whether they can vote. */
-async function registeredCredentials(data: DataReader, user: UserRecord): Promise<PolicyCredential[]> {
-  const [apiKeys, authenticators] = await Promise.all([
-    data.listAll("apiKeys", user.id),
-    data.listAll("authenticators", user.id),
-  ]);
-  return [
-    ...apiKeys.map((key) => ({ id: key.id, user_id: user.id, type: key.credentialType, public_key: key.publicKey })),
-    ...authenticators.map((authenticator) => ({
-      id: authenticator.id,
-      user_id: user.id,
-      type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
-      credential_id: authenticator.credentialId,
-      public_key: "",
-    })),
-  ];
-}
-
-/**
- * The organization whose policies and root quorum decide `activity`: its submitter's (see
- * {@link DecideActivityInput.governing}), or the activity's own when the submitter is gone.
- */
-export async function governingOrganizationOf(data: DataReader, activity: ActivityRecord): Promise<string> {
-  const submitterId = activity.votes[0]?.userId;
-  const submitter = submitterId === undefined ? undefined : await data.get("users", submitterId);
-  return submitter?.organizationId ?? activity.organizationId;
-}
-
-/**
- * Whether a vote from `userId` can count on a pending activity: the user belongs to the governing
- * organization and is one of its root users (the root quorum counts them), or some consensus the last
- * decision left open could count them (spec decision 14). `credentials` are those the vote is stamped
- * with; when not given (to show `canApprove`), the user's registered ones.
- */
-export async function voterCanCount(
-  data: DataReader,
-  activity: ActivityRecord,
-  userId: string,
-  credentials?: readonly PolicyCredential[],
-): Promise<boolean> {
-  const governingId = await governingOrganizationOf(data, activity);
-  const [organization, user] = await Promise.all([data.get("organizations", governingId), data.get("users", userId)]);
-  if (!organization || !user || user.organizationId !== organization.id) return false;
-  if (organization.rootQuorum.userIds.includes(userId)) return true;
-  const [latest] = await data.list("policyEvaluations", activity.id, { order: "desc", limit: 1 });
-  if (!latest || latest.openConsensus.length === 0) return false;
-  const voter = policyUserOf(user);
-  const voting = credentials ?? (await registeredCredentials(data, user));
-  return latest.openConsensus.some(({ consensus }) => consensusCouldCount(consensus, voter, voting));
 }

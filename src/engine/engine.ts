@@ -259,7 +259,8 @@ export class CustodyEngine {
    * unknown activity.
    */
   async explainActivity(activityId: string): Promise<ActivityExplanation> {
-    return this.#core.store.read((reader) => explainActivity(new DataReader(reader), activityId));
+    const now = this.#core.clock();
+    return this.#core.store.read((reader) => explainActivity(new DataReader(reader), activityId, now));
   }
 
   /**

@@ -8,6 +8,7 @@
 import { notFound } from "../errors.js";
 import type { Evaluation } from "../policy/types.js";
 import type { DataReader } from "./data.js";
+import { consensusWindow } from "./pending.js";
 import type { ActivityStatus, PolicyEvaluationRecord, VoteSelection } from "./records.js";
 
 /** One decision about an activity. */
@@ -39,6 +40,12 @@ export interface ActivityExplanation {
   status: ActivityStatus;
   /** Oldest first. */
   decisions: DecisionExplanation[];
+  /**
+   * For an activity waiting for consensus: which votes count now, which expired with a consensus window
+   * that closed (24 hours after the vote that opened it), and when the open window closes. Expired
+   * approvals must be cast again; the activity stays `ACTIVITY_STATUS_CONSENSUS_NEEDED`.
+   */
+  consensusWindow?: { countingVoteIds: string[]; expiredVoteIds: string[]; closesAtMs?: number };
 }
 
 function named(evaluation: Evaluation): string {
@@ -79,11 +86,16 @@ function summarize(record: PolicyEvaluationRecord): string {
   }
 }
 
-/** Every decision recorded for `activityId`, oldest first. NOT_FOUND when there is no such activity. */
-export async function explainActivity(data: DataReader, activityId: string): Promise<ActivityExplanation> {
+/**
+ * Every decision recorded for `activityId`, oldest first, and for a pending one its consensus window at
+ * `now`. NOT_FOUND when there is no such activity.
+ */
+export async function explainActivity(data: DataReader, activityId: string, now: number): Promise<ActivityExplanation> {
   const activity = await data.get("activities", activityId);
   if (!activity) throw notFound("activity", activityId, "activityId");
   const records = await data.listAll("policyEvaluations", activity.id);
+  const window =
+    activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED" ? consensusWindow(activity.votes, now) : undefined;
   return {
     activityId: activity.id,
     organizationId: activity.organizationId,
@@ -102,6 +114,13 @@ export async function explainActivity(data: DataReader, activityId: string): Pro
         waitingOn: record.openConsensus,
         decidedAtMs: record.createdAtMs,
       };
+    }),
+    ...(window && {
+      consensusWindow: {
+        countingVoteIds: window.counting.map((vote) => vote.id),
+        expiredVoteIds: window.expired.map((vote) => vote.id),
+        ...(window.closesAtMs !== undefined && { closesAtMs: window.closesAtMs }),
+      },
     }),
   };
 }

@@ -4,7 +4,8 @@
  *
  * - `activity`: `type`, `kind` (the version-free name; none for root-quorum-only types), `resource` and
  *   `action` from the row, and `params`: only the parameters the spec exposes for the kind, snake_cased.
- * - `approvers`: the users who approved so far, the submitter first, with their tag ids.
+ * - `approvers`: the users who approved so far and still exist, the submitter first, with their current tag
+ *   ids (the caller passes the votes that still count: see `pending.ts`).
  * - `credentials`: the credentials those approvals were stamped with.
  * - the target keywords (`wallet`, `wallet_account`, `private_key`, `eth`, ...) from the row's
  *   `policyTarget`, when it has one.
@@ -112,7 +113,7 @@ export interface PolicyContextInput {
   readonly version: ActivityVersion;
   /** The validated parameters. */
   readonly parameters: unknown;
-  /** Every vote so far, the submitter's first; only approvals make approvers. */
+  /** The votes that count, the submitter's first; only approvals of existing users make approvers. */
   readonly votes: readonly VoteRecord[];
   /** The submitter, for the row's `policyTarget`. */
   readonly submitter: Principal;
@@ -123,12 +124,15 @@ export interface PolicyContextInput {
 /** Builds the keyword roots an activity's policies are judged with. */
 export async function buildPolicyContext(input: PolicyContextInput): Promise<PolicyContext> {
   const { data, organization, operation, version, parameters } = input;
-  const approvals = input.votes.filter((vote) => vote.selection === "VOTE_SELECTION_APPROVED");
   const approvers: PolicyUser[] = [];
-  for (const vote of approvals) {
+  const credentials: PolicyCredential[] = [];
+  for (const vote of input.votes) {
+    if (vote.selection !== "VOTE_SELECTION_APPROVED") continue;
     const user = await data.get("users", vote.userId);
-    // An approver deleted since still approved; they are shown by id, with no tags.
-    approvers.push(user ? policyUserOf(user) : { id: vote.userId, tags: [] });
+    // The approval of a user deleted since counts no more: neither as an approver nor by its credential.
+    if (!user) continue;
+    approvers.push(policyUserOf(user));
+    credentials.push(policyCredentialOf(vote));
   }
   const target = operation.policyTarget
     ? await operation.policyTarget({ data, organization, principal: input.submitter }, parameters, version)
@@ -137,7 +141,7 @@ export async function buildPolicyContext(input: PolicyContextInput): Promise<Pol
     ...target,
     activity: policyActivity(operation, version, parameters),
     approvers,
-    credentials: approvals.map(policyCredentialOf),
+    credentials,
     time: { now: new Date(input.now) },
   };
 }

@@ -164,6 +164,8 @@ export interface ActivityRecord {
   result: Record<string, unknown> | null;
   votes: VoteRecord[];
   fingerprint: string;
+  /** The request envelope's `timestampMs`, verbatim (a decimal string of ms since the epoch). */
+  timestampMs: string;
   failure: RpcStatus | null;
   createdAtMs: number;
   updatedAtMs: number;

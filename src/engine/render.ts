@@ -6,7 +6,7 @@
  */
 import type { Activity, ApiKey, Authenticator, OauthProvider, Timestamp, User, Vote } from "../wire/types.js";
 import type { DataReader } from "./data.js";
-import { voterCanCount } from "./decision.js";
+import { consensusWindow, voterCanCount } from "./pending.js";
 import type {
   ActivityRecord,
   ApiKeyRecord,
@@ -122,20 +122,30 @@ async function renderVote(data: DataReader, activity: ActivityRecord, vote: Vote
   };
 }
 
+/** Who an activity is rendered for, and when: what `canApprove`/`canReject` are judged by. */
+export interface ActivityViewer {
+  readonly userId: string;
+  /** The engine clock's reading (ms): votes older than the consensus window no longer count. */
+  readonly now: number;
+}
+
 /**
- * Renders an activity for `viewerUserId`. `canApprove`/`canReject` say whether that viewer may still vote:
- * only while consensus is pending, only once, and only if the root quorum or a pending consensus could
- * count them (`voterCanCount`).
+ * Renders an activity for `viewer`. `canApprove`/`canReject` say whether that viewer may still vote: only
+ * while consensus is pending, only while no vote of theirs counts, and only if the root quorum or a
+ * pending consensus could count them (`voterCanCount`). Without a viewer (webhooks) both are false.
  */
 export async function renderActivity(
   data: DataReader,
   activity: ActivityRecord,
-  viewerUserId?: string,
+  viewer?: ActivityViewer,
 ): Promise<Activity> {
-  const pending = activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED";
-  const hasVoted = activity.votes.some((vote) => vote.userId === viewerUserId);
-  const mayVote =
-    pending && !hasVoted && viewerUserId !== undefined && (await voterCanCount(data, activity, viewerUserId));
+  let mayVote = false;
+  if (viewer !== undefined && activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+    const { counting } = consensusWindow(activity.votes, viewer.now);
+    mayVote =
+      !counting.some((vote) => vote.userId === viewer.userId) &&
+      (await voterCanCount(data, activity, viewer.userId, viewer.now));
+  }
   return {
     id: activity.id,
     organizationId: activity.organizationId,
@@ -145,6 +155,7 @@ export async function renderActivity(
     result: activity.result,
     votes: await Promise.all(activity.votes.map((vote) => renderVote(data, activity, vote))),
     fingerprint: activity.fingerprint,
+    timestampMs: activity.timestampMs,
     canApprove: mayVote,
     canReject: mayVote,
     createdAt: timestamp(activity.createdAtMs),

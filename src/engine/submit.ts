@@ -11,7 +11,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../auth/credential-state.js";
-import { CustodyError, type ErrorCode } from "../errors.js";
+import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../errors.js";
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
 import { id } from "../operations/schema.js";
 import type { Store } from "../storage/store.js";
@@ -22,6 +22,7 @@ import { decideActivity, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, voteOf } from "./execution.js";
 import type { IdGenerator } from "./ids.js";
 import type { KeyedLock } from "./keyed-lock.js";
+import { assertLive } from "./liveness.js";
 import type { Principal } from "./principal.js";
 import type { Clock, RandomSource } from "./random.js";
 import type { ActivityRecord, PolicyEvaluationRecord } from "./records.js";
@@ -82,26 +83,6 @@ function versionOf(operation: ActivityOperation, type: string): ActivityVersion 
   return version;
 }
 
-function assertLive(timestampMs: string, now: number, services: EngineServices): void {
-  const at = Number(timestampMs);
-  if (at < now - services.maxRequestAgeMs) {
-    throw new CustodyError("INVALID_ARGUMENT", "timestampMs is too old: a signed request is valid for one hour", {
-      field: "timestampMs",
-      reason: "STALE_TIMESTAMP",
-      timestampMs,
-      now,
-    });
-  }
-  if (at > now + services.maxClockSkewMs) {
-    throw new CustodyError("INVALID_ARGUMENT", "timestampMs is too far in the future (more than 5 minutes ahead)", {
-      field: "timestampMs",
-      reason: "FUTURE_TIMESTAMP",
-      timestampMs,
-      now,
-    });
-  }
-}
-
 /** `sha256:<hex>` of the exact body bytes: the activity's identity for idempotency. */
 export function fingerprintOf(bodyText: string): string {
   return `sha256:${bytesToHex(sha256(utf8ToBytes(bodyText)))}`;
@@ -115,6 +96,8 @@ export interface AcceptedSubmission {
   readonly organizationId: string;
   readonly bodyText: string;
   readonly fingerprint: string;
+  /** The envelope's `timestampMs`, verbatim. */
+  readonly timestampMs: string;
   readonly principal: Principal;
   readonly now: number;
 }
@@ -123,6 +106,15 @@ export interface AcceptedSubmission {
 function replayFailure(activity: ActivityRecord): CustodyError {
   const failure = activity.failure;
   const detail = failure?.details.find((d) => d["@type"].endsWith("custodian.v1.ErrorDetail"));
+  if (failure && !detail) {
+    // An answer in the hosted service's own form (a policy denial): the same body again.
+    return new CustodyError(
+      errorCodeOfGrpc(failure.code),
+      failure.message,
+      { activityId: activity.id, fingerprint: activity.fingerprint },
+      { wireDetails: failure.details },
+    );
+  }
   const { "@type": _type, code, ...rest } = (detail ?? {}) as Record<string, unknown>;
   return new CustodyError((code as ErrorCode | undefined) ?? "INTERNAL", failure?.message ?? "the activity failed", {
     ...rest,
@@ -146,6 +138,7 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
     organizationId: request.organizationId,
     bodyText,
     fingerprint: fingerprintOf(bodyText),
+    timestampMs: request.timestampMs,
     principal,
     now,
   };
@@ -155,11 +148,16 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
 }
 
 /** The answer to a body seen before: the same activity, or the same failure. */
-async function replay(data: DataWriter, existingId: string, principal: Principal): Promise<ActivityResponse> {
+async function replay(
+  data: DataWriter,
+  existingId: string,
+  principal: Principal,
+  now: number,
+): Promise<ActivityResponse> {
   const existing = await data.require("activities", existingId, "activity");
   await assertMayReplay(data, principal, existing);
   if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
-  return { activity: await renderActivity(data, existing, principal.userId) };
+  return { activity: await renderActivity(data, existing, { userId: principal.userId, now }) };
 }
 
 async function runActivity(core: PipelineCore, submission: AcceptedSubmission): Promise<ActivityResponse> {
@@ -170,7 +168,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
     return await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
-      if (existingId !== undefined) return replay(data, existingId, principal);
+      if (existingId !== undefined) return replay(data, existingId, principal, now);
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =
         principal.organizationId === named.id
@@ -191,6 +189,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         result: null,
         votes: [vote],
         fingerprint,
+        timestampMs: submission.timestampMs,
         failure: null,
         createdAtMs: now,
         updatedAtMs: now,
@@ -220,7 +219,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       }
       await data.put("activities", activity);
       await data.put("policyEvaluations", evaluation);
-      return { activity: await renderActivity(data, activity, principal.userId) };
+      return { activity: await renderActivity(data, activity, { userId: principal.userId, now }) };
     });
   } catch (thrown) {
     if (!failed) throw thrown;
@@ -238,7 +237,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       error.code,
       error.message,
       { ...error.details, activityId: activity.id, fingerprint },
-      { cause: error.cause },
+      { cause: error.cause, ...(error.wireDetails ? { wireDetails: error.wireDetails } : {}) },
     );
   }
 }

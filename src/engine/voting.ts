@@ -2,11 +2,11 @@
  * Votes on a pending activity: `approve_activity` and `reject_activity` name their target by fingerprint
  * (policy-language spec §3 "Votes", decisions 13–15; wire spec §4 "approve/reject").
  *
- * A vote is refused, changing nothing, when the target is not pending, when the voter has voted on it
- * already, or when neither the root quorum nor a consensus the last decision left open could count the
- * voter. An accepted approval re-runs the decision with the approvers so far: ALLOW runs the target's
- * handler in the same transaction and records its result, DENY fails it, otherwise it keeps waiting. An
- * accepted rejection is final. Each vote is recorded as an activity of its own, and the answer is the
+ * A vote is refused, changing nothing, when the target is not pending, when a vote of the voter still
+ * counts, or when neither the root quorum nor a consensus the current policies leave open could count the
+ * voter (`pending.ts`). An accepted approval re-runs the decision with the votes of the open consensus
+ * window, against the current users and policies: ALLOW runs the target's handler in the same transaction
+ * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is recorded as an activity of its own, and the answer is the
  * target activity as it now stands.
  *
  * @module
@@ -14,20 +14,18 @@
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../auth/credential-state.js";
 import { CustodyError } from "../errors.js";
-import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
-import { operationByUrlPath } from "../operations/table.js";
 import type { ActivityResponse } from "../wire/types.js";
 import { actingOrganization } from "./access.js";
 import type { DataReader } from "./data.js";
 import { DataWriter } from "./data.js";
-import { type ActivityDecision, decideActivity, denialError, evaluationRecord, voterCanCount } from "./decision.js";
+import { type ActivityDecision, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
+import { consensusWindow, decidePending, type TargetRequest, targetRequest, voterCanCount } from "./pending.js";
 import { policyCredentialOf } from "./policy-context.js";
 import type { Principal } from "./principal.js";
 import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
 import { renderActivity } from "./render.js";
 import type { AcceptedSubmission, PipelineCore } from "./submit.js";
-import { parseWith } from "./validate.js";
 
 /** The target's handler failed: its writes are rolled back with the transaction, then the failure is recorded. */
 class TargetHandlerFailed extends Error {
@@ -51,10 +49,15 @@ export async function castVote(
 }
 
 /** The answer to a vote body seen before: its target as it now stands. */
-async function replayVote(data: DataReader, vote: ActivityRecord, principal: Principal): Promise<ActivityResponse> {
+async function replayVote(
+  data: DataReader,
+  vote: ActivityRecord,
+  principal: Principal,
+  now: number,
+): Promise<ActivityResponse> {
   await assertMayReplay(data, principal, vote);
   const target = await findTarget(data, vote.organizationId, fingerprintOf(vote));
-  return { activity: await renderActivity(data, target, principal.userId) };
+  return { activity: await renderActivity(data, target, { userId: principal.userId, now }) };
 }
 
 const voteIntent = v.object({ fingerprint: v.string() });
@@ -84,23 +87,6 @@ function refuse(message: string, reason: string, target: ActivityRecord): Custod
   });
 }
 
-/** The row, version and validated parameters the target was submitted with (kept in its intent). */
-function targetRequest(target: ActivityRecord): {
-  operation: ActivityOperation;
-  version: ActivityVersion;
-  parameters: unknown;
-} {
-  const operation = operationByUrlPath(`/public/v1/submit/${target.operation}`);
-  const version = operation?.kind === "activity" ? operation.versions.find((c) => c.type === target.type) : undefined;
-  if (operation?.kind !== "activity" || !version) {
-    throw new CustodyError("INTERNAL", `activity ${target.id} has a type this engine no longer serves`, {
-      activityId: target.id,
-      type: target.type,
-    });
-  }
-  return { operation, version, parameters: parseWith(version.parameters, target.intent[version.intent], "parameters") };
-}
-
 async function applyVote(
   core: PipelineCore,
   data: DataWriter,
@@ -111,7 +97,7 @@ async function applyVote(
   const { principal, now } = submission;
   const existingId = await data.lookup("activityByFingerprint", submission.fingerprint);
   if (existingId !== undefined) {
-    return replayVote(data, await data.require("activities", existingId, "activity"), principal);
+    return replayVote(data, await data.require("activities", existingId, "activity"), principal, now);
   }
   const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
   const principalOrganization =
@@ -127,11 +113,12 @@ async function applyVote(
   if (target.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     throw refuse(`activity ${target.id} is ${target.status} and takes no more votes`, "ACTIVITY_NOT_PENDING", target);
   }
-  if (target.votes.some((vote) => vote.userId === principal.userId)) {
+  // A vote that expired with its consensus window may be cast again.
+  if (consensusWindow(target.votes, now).counting.some((vote) => vote.userId === principal.userId)) {
     throw refuse(`user ${principal.userId} has already voted on activity ${target.id}`, "ALREADY_VOTED", target);
   }
   const vote = voteOf(principal, selection, submission.bodyText, core.ids.next(), now);
-  if (!(await voterCanCount(data, target, principal.userId, [policyCredentialOf(vote)]))) {
+  if (!(await voterCanCount(data, target, principal.userId, now, [policyCredentialOf(vote)]))) {
     throw refuse(
       `no root quorum or pending consensus of activity ${target.id} can count a vote from user ${principal.userId}`,
       "VOTER_NOT_COUNTED",
@@ -139,7 +126,6 @@ async function applyVote(
     );
   }
 
-  const request = targetRequest(target);
   const votes = [...target.votes, vote];
   const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
   // The submitter must still be able to act: a deleted user, or a key deleted or expired since it
@@ -175,14 +161,15 @@ async function applyVote(
     };
     return settle(core, data, submission, organization, target, updated, record, vote);
   }
-  const governing = await data.require("organizations", submitter.organizationId, "organization");
-  const decision = await decideActivity({ data, organization, governing, ...request, votes, submitter, now });
+  // Judged now, against the current users and policies, with the votes of the open consensus window.
+  const decision = await decidePending(data, target, submitter, consensusWindow(votes, now).counting, now);
   record = decision;
   if (selection === "VOTE_SELECTION_REJECTED") {
     updated = { ...voted, status: "ACTIVITY_STATUS_REJECTED" };
     record = rejection(decision);
   } else if (decision.outcome === "ALLOW") {
-    updated = await complete(core, data, voted, { ...request, organization, submitter, now }, handlerFailure);
+    const run = { ...(await targetRequest(target)), organization, submitter, now };
+    updated = await complete(core, data, voted, run, handlerFailure);
   } else if (decision.outcome === "DENY") {
     updated = { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: denialError(target, decision).toRpcStatus() };
   } else {
@@ -210,7 +197,7 @@ async function settle(
     evaluationRecord(record, { id: core.ids.next(), activity: target, voteId: vote.id, now }),
   );
   await data.put("activities", ownRecord(core, submission, organization, vote));
-  return { activity: await renderActivity(data, updated, principal.userId) };
+  return { activity: await renderActivity(data, updated, { userId: principal.userId, now }) };
 }
 
 /** The decision record of a rejection: every policy that was still waiting for votes shows OUTCOME_REJECTED. */
@@ -234,7 +221,7 @@ async function complete(
   core: PipelineCore,
   data: DataWriter,
   voted: ActivityRecord,
-  run: ReturnType<typeof targetRequest> & { organization: OrganizationRecord; submitter: Principal; now: number },
+  run: TargetRequest & { organization: OrganizationRecord; submitter: Principal; now: number },
   handlerFailure: CustodyError | undefined,
 ): Promise<ActivityRecord> {
   if (handlerFailure) return { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: handlerFailure.toRpcStatus() };
@@ -265,6 +252,7 @@ function ownRecord(
     result: null,
     votes: [{ ...vote, id: core.ids.next() }],
     fingerprint: submission.fingerprint,
+    timestampMs: submission.timestampMs,
     failure: null,
     createdAtMs: now,
     updatedAtMs: now,

@@ -43,7 +43,8 @@ const policyParamsV3 = v.object({
   effect: v.picklist(EFFECTS),
   condition: v.optional(expression),
   consensus: v.optional(expression),
-  notes,
+  // Optional, as the hosted service's reference states; absent means empty.
+  notes: v.optional(notes),
   time: v.optional(expression),
 });
 
@@ -92,7 +93,7 @@ function fromV3(params: v.InferOutput<typeof policyParamsV3>, prefix: string): P
     condition: expressionOrNull(params.condition),
     consensus: expressionOrNull(params.consensus),
     time: expressionOrNull(params.time),
-    notes: params.notes,
+    notes: params.notes ?? "",
   };
 }
 

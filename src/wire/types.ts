@@ -97,6 +97,8 @@ export interface Activity {
   result: Record<string, unknown> | null;
   votes: Vote[];
   fingerprint: string;
+  /** The request's `timestampMs`, as the submission envelope carried it. Not in the swagger's `v1Activity`. */
+  timestampMs: string;
   canApprove: boolean;
   canReject: boolean;
   createdAt: Timestamp;

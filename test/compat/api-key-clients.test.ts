@@ -248,8 +248,18 @@ describe("@turnkey/http TurnkeyClient with ApiKeyStamper", () => {
         parameters: subOrganizationParameters(),
       }),
     );
-    expect(error.code).toBe(7);
+    // The hosted service answers a write into an organization the key may only read with 400 (code 3).
+    expect(error.code).toBe(3);
+    expect(error.message).toMatch(/^Turnkey error 3: organization mismatch/);
     expect(reasonOf(error)).toBe("ORGANIZATION_MISMATCH");
+    const signed = await client().stampCreateSubOrganization({
+      type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8",
+      timestampMs: String(Date.now()),
+      organizationId: subOrganizationId,
+      parameters: subOrganizationParameters(),
+    });
+    const raw = await post(signed.url, signed.body, { [signed.stamp.stampHeaderName]: signed.stamp.stampHeaderValue });
+    expect(raw.status).toBe(400);
     expect((await client(childKey).getActivities({ organizationId: subOrganizationId })).activities).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * completes it and answers with its result, and `rejectActivity` makes it final.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { verifyStampSignature } from "@turnkey/crypto";
+import { computeActivityFingerprint, verifyStampSignature } from "@turnkey/crypto";
 import { createActivityPoller, TurnkeyActivityError, TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -142,14 +142,15 @@ describe("consensus with @turnkey/http", () => {
     expect(error.message).toContain("was rejected");
   });
 
-  it("answers a denied submission with a 403 naming the activity", async () => {
+  it("answers a denied submission with the hosted service's implicit deny, and records it", async () => {
     const carol = client(members.carol.key);
-    const error = await thrown(carol.createWallet(createWalletBody("Denied")), TurnkeyRequestError);
+    const body = createWalletBody("Denied");
+    const error = await thrown(carol.createWallet(body), TurnkeyRequestError);
     expect(error.code).toBe(7);
-    const detail = (error.details as { activityId?: string }[]).find((d) => d.activityId !== undefined);
-    expect(error.message).toContain(detail!.activityId!);
-    const { activity } = await carol.getActivity({ organizationId, activityId: detail!.activityId! });
-    expect(activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    expect(error.message).toMatch(/^Turnkey error 7: You don't have sufficient permissions to take this action\./);
+    const fingerprint = computeActivityFingerprint((await carol.stampCreateWallet(body)).body);
+    const { activities } = await carol.getActivities({ organizationId, filterByStatus: ["ACTIVITY_STATUS_FAILED"] });
+    expect(activities.find((activity) => activity.fingerprint === fingerprint)?.failure?.code).toBe(7);
   });
 });
 

@@ -80,6 +80,8 @@ describe("create_read_write_session through the parent", () => {
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(TurnkeyRequestError);
-    expect((error as TurnkeyRequestError).code).toBe(7);
+    // An organization mismatch on a write: 400 (code 3), as the hosted service answers it.
+    expect((error as TurnkeyRequestError).code).toBe(3);
+    expect((error as TurnkeyRequestError).message).toMatch(/^Turnkey error 3: organization mismatch/);
   });
 });

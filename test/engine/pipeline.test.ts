@@ -39,6 +39,7 @@ describe("the submit pipeline", () => {
         "result",
         "votes",
         "fingerprint",
+        "timestampMs",
         "canApprove",
         "canReject",
         "createdAt",
@@ -307,9 +308,10 @@ describe("organization scope", () => {
     expect((await root.getActivities({ organizationId: subOrganizationId })).activities).toEqual([]);
     const error = await expectCustodyError(
       root.createSubOrganization({ organizationId: subOrganizationId, parameters: subOrganizationParameters() }),
-      "PERMISSION_DENIED",
+      "INVALID_ARGUMENT",
     );
     expect(error.details.reason).toBe("ORGANIZATION_MISMATCH");
+    expect(error.httpStatus).toBe(400);
     expect((await root.getActivities({ organizationId: subOrganizationId })).activities).toEqual([]);
   });
 

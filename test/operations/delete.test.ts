@@ -502,7 +502,7 @@ describe("delete_sub_organization", () => {
     const { root, subOrganizationId } = await subOrganization();
     await expectCustodyError(
       root.deleteSubOrganization({ organizationId: subOrganizationId, parameters: { deleteWithoutExport: true } }),
-      "PERMISSION_DENIED",
+      "INVALID_ARGUMENT",
       "organizationId",
     );
   });

@@ -35,6 +35,7 @@ function activity(id: string, organizationId: string, status: ActivityRecord["st
     result: null,
     votes: [],
     fingerprint: `sha256:${id}`,
+    timestampMs: String(NOW),
     failure: null,
     createdAtMs: NOW,
     updatedAtMs: NOW,
