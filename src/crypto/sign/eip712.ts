@@ -38,7 +38,7 @@ export function parseTypedData(text: string, field: string): TypedDataDocument {
   }
   if (!isJsonObject(domain)) throw invalidArgument(`${field} must have an object "domain"`, field);
   // viem's serializeTypedData drops `message` when the primary type is the domain itself: the digest then
-  // covers the domain separator alone, and micro-eth-signer wants an (unused) object there.
+  // covers the domain separator alone, and the message is an (unused) empty object.
   const message = doc.message === undefined && primaryType === "EIP712Domain" ? {} : doc.message;
   if (!isJsonObject(message)) throw invalidArgument(`${field} must have an object "message"`, field);
   return { types, primaryType, domain, message };
