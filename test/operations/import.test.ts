@@ -327,6 +327,13 @@ describe("import_private_key", () => {
       "INVALID_ARGUMENT",
       "parameters.addressFormats[0]",
     );
+    // The P-256 group order is no P-256 private key.
+    const p256Order = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+    await expectCustodyError(
+      f.root.importPrivateKey(params(await sealKey(f, await initKey(f), p256Order, "HEXADECIMAL"), "CURVE_P256")),
+      "INVALID_ARGUMENT",
+      "parameters.encryptedBundle",
+    );
     // A wallet's target does not open a private key's import.
     const walletTarget = await initWallet(f);
     const sealed = await sealKey(f, walletTarget, bytesToHex(secp256k1.utils.randomSecretKey()), "HEXADECIMAL");
