@@ -70,6 +70,34 @@ describe("EIP-712 type names with ':'", () => {
 });
 
 describe("EIP-712 digests agree with viem and ethers", () => {
+  it("for lists of lists, negative integers and empty lists", async () => {
+    const doc = {
+      domain: { name: "grid", version: "2", chainId: 10, salt: `0x${"11".repeat(32)}` },
+      types: {
+        "grid:Cell": [{ name: "v", type: "int64" }],
+        "grid:Board": [
+          { name: "rows", type: "int8[3][]" },
+          { name: "cells", type: "grid:Cell[][2]" },
+          { name: "none", type: "address[]" },
+        ],
+      },
+      primaryType: "grid:Board",
+      message: {
+        rows: [
+          [-128, 0, 127],
+          [1, -1, 2],
+        ],
+        cells: [[{ v: -9_007_199_254_740_991n }], []],
+        none: [],
+      },
+    } as const;
+    const digest = hashTypedData(doc);
+    const { EIP712Domain: _, ...types } = JSON.parse(asSent(doc)).types;
+    expect(TypedDataEncoder.hash(doc.domain, types, doc.message)).toBe(digest);
+    const signature = sign(asSent(doc));
+    expect(await recoverTypedDataAddress({ ...doc, signature: viemSignature(signature) })).toBe(key.address);
+  });
+
   const ATOMIC: { type: string; value: fc.Arbitrary<unknown> }[] = [
     { type: "string", value: fc.string() },
     { type: "bytes", value: fc.uint8Array({ maxLength: 40 }).map((b) => `0x${Buffer.from(b).toString("hex")}`) },
