@@ -33,7 +33,12 @@ export const INDEX = {
   authenticatorByCredentialId: (organizationId: string, credentialId: string) =>
     JSON.stringify([organizationId, credentialId]),
   walletByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
-  walletAccountByPath: (walletId: string, path: string) => JSON.stringify([walletId, path]),
+  /**
+   * A wallet account is unique by (path, curve, address format), its path in canonical spelling: Turnkey's
+   * cosmjs and bitcoin examples keep several formats at one path (UNCOMPRESSED and COSMOS, COMPRESSED and P2TR).
+   */
+  walletAccountByPathAndFormat: (walletId: string, path: string, curve: string, addressFormat: string) =>
+    JSON.stringify([walletId, path, curve, addressFormat]),
   privateKeyByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
   tagByName: (organizationId: string, tagType: string, name: string) => JSON.stringify([organizationId, tagType, name]),
 } as const;
@@ -71,7 +76,9 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   }),
   walletAccounts: (a) => ({
     scope: a.walletId,
-    keys: { walletAccountByPath: INDEX.walletAccountByPath(a.walletId, a.path) },
+    keys: {
+      walletAccountByPathAndFormat: INDEX.walletAccountByPathAndFormat(a.walletId, a.path, a.curve, a.addressFormat),
+    },
   }),
   organizationAccounts: (r) => ({ scope: r.organizationId }),
   privateKeys: (k) => ({

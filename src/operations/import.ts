@@ -9,20 +9,17 @@
  *
  * @module
  */
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import * as v from "valibot";
-import {
-  ADDRESS_FORMATS,
-  assertFormatAcceptsCurve,
-  CURVES,
-  deriveAddress,
-  encodeAccountPublicKey,
-  type HdCurve,
-} from "../crypto/addresses/index.js";
+import { ADDRESS_FORMATS, CURVES } from "../crypto/addresses/index.js";
 import { decodeUtf8Strict, utf8ToBytes } from "../crypto/bytes.js";
 import { assertValidMnemonic } from "../crypto/hd/index.js";
 import { decryptImportBundle } from "../crypto/hpke/index.js";
+import {
+  assertPrivateKeyFormat,
+  encodePrivateKeyPublicKey,
+  privateKeyAddress,
+  publicKeyOfSecret,
+} from "../crypto/private-keys.js";
 import type { ImportTargetRecord, PrivateKeyRecord } from "../engine/records.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { requireUser } from "./credentials.js";
@@ -190,18 +187,6 @@ export const initImportPrivateKey = defineActivity({
   handler: (context, params) => initImport(context, "privateKey", params.userId),
 });
 
-/** The public key of an imported secret: a valid secp256k1 scalar, or any 32-byte ed25519 seed. */
-function publicKeyOf(curve: HdCurve, secret: Uint8Array): Uint8Array {
-  if (secret.length !== 32) {
-    throw invalidArgument(`${BUNDLE_FIELD} must hold a 32-byte private key, got ${secret.length} bytes`, BUNDLE_FIELD);
-  }
-  if (curve === "CURVE_ED25519") return ed25519.getPublicKey(secret);
-  if (!secp256k1.utils.isValidSecretKey(secret)) {
-    throw invalidArgument(`${BUNDLE_FIELD} does not hold a valid secp256k1 private key`, BUNDLE_FIELD);
-  }
-  return secp256k1.getPublicKey(secret, true);
-}
-
 export const importPrivateKey = defineActivity({
   method: "importPrivateKey",
   path: "import_private_key",
@@ -222,18 +207,9 @@ export const importPrivateKey = defineActivity({
   policy: { resource: "PRIVATE_KEY", action: "IMPORT" },
   async handler(context, params) {
     const { data, organization } = context;
-    if (params.curve === "CURVE_P256") {
-      throw new CustodyError(
-        "UNIMPLEMENTED",
-        "private keys on CURVE_P256 are not supported; use CURVE_SECP256K1 or CURVE_ED25519",
-        {
-          field: "parameters.curve",
-        },
-      );
-    }
-    const curve = params.curve as HdCurve;
+    const { curve } = params;
     for (const [i, format] of params.addressFormats.entries())
-      assertFormatAcceptsCurve(curve, format, `parameters.addressFormats[${i}]`);
+      assertPrivateKeyFormat(curve, format, `parameters.addressFormats[${i}]`);
     await assertUniqueKeyName(data, organization.id, params.privateKeyName, "parameters.privateKeyName");
     const held = await data.list("privateKeys", organization.id, { limit: MAX_PRIVATE_KEYS_PER_ORGANIZATION });
     if (held.length >= MAX_PRIVATE_KEYS_PER_ORGANIZATION) {
@@ -250,17 +226,17 @@ export const importPrivateKey = defineActivity({
     const privateKeyId = context.newId();
     let record: PrivateKeyRecord;
     try {
-      const publicKey = publicKeyOf(curve, secret);
+      const publicKey = publicKeyOfSecret(curve, secret, BUNDLE_FIELD);
       record = {
         id: privateKeyId,
         organizationId: organization.id,
         privateKeyName: params.privateKeyName,
         curve,
-        publicKey: encodeAccountPublicKey(curve, publicKey),
+        publicKey: encodePrivateKeyPublicKey(curve, publicKey),
         sealedPrivateKey: context.services.secrets.seal(secret, privateKeyContext(privateKeyId)),
         addresses: params.addressFormats.map((format) => ({
           format,
-          address: deriveAddress(curve, format, publicKey),
+          address: privateKeyAddress(curve, format, publicKey),
         })),
         tagIds: [],
         exported: false,

@@ -6,17 +6,14 @@
  * @module
  */
 
-import { ed25519 } from "@noble/curves/ed25519.js";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import * as v from "valibot";
+import { ADDRESS_FORMATS, CURVES } from "../crypto/addresses/index.js";
 import {
-  ADDRESS_FORMATS,
-  assertFormatAcceptsCurve,
-  CURVES,
-  deriveAddress,
-  encodeAccountPublicKey,
-  type HdCurve,
-} from "../crypto/addresses/index.js";
+  assertPrivateKeyFormat,
+  encodePrivateKeyPublicKey,
+  generatePrivateKey,
+  privateKeyAddress,
+} from "../crypto/private-keys.js";
 import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
 import type { PrivateKeyRecord, TagRecord } from "../engine/records.js";
 import { timestamp } from "../engine/render.js";
@@ -60,30 +57,6 @@ export async function requireKeyTag(
     throw notFound("private key tag", tagId, field);
   }
   return tag;
-}
-
-/** A fresh secret and its public key for `curve`; P-256 keys cannot sign or derive addresses here yet. */
-function generateKeyPair(
-  curve: string,
-  random: (length: number) => Uint8Array,
-  field: string,
-): { secret: Uint8Array; publicKey: Uint8Array } {
-  if (curve === "CURVE_SECP256K1") {
-    // 48 random bytes reduced modulo the order: uniform enough (FIPS 186-5 A.2.1) and never zero.
-    const secret = secp256k1.utils.randomSecretKey(random(48));
-    return { secret, publicKey: secp256k1.getPublicKey(secret, true) };
-  }
-  if (curve === "CURVE_ED25519") {
-    const secret = random(32);
-    return { secret, publicKey: ed25519.getPublicKey(secret) };
-  }
-  throw new CustodyError(
-    "UNIMPLEMENTED",
-    `private keys on ${curve} are not supported; use CURVE_SECP256K1 or CURVE_ED25519`,
-    {
-      field,
-    },
-  );
 }
 
 /** Refuses a private key name the organization already uses (`ALREADY_EXISTS` naming `field`). */
@@ -133,20 +106,19 @@ async function createPrivateKey(
   for (const [i, tagId] of params.privateKeyTags.entries())
     await requireKeyTag(data, organization.id, tagId, `${field}.privateKeyTags[${i}]`);
   for (const [i, format] of params.addressFormats.entries())
-    assertFormatAcceptsCurve(params.curve, format, `${field}.addressFormats[${i}]`);
-  const { secret, publicKey } = generateKeyPair(params.curve, context.random, `${field}.curve`);
+    assertPrivateKeyFormat(params.curve, format, `${field}.addressFormats[${i}]`);
+  const { secret, publicKey } = generatePrivateKey(params.curve, context.random);
   const privateKeyId = context.newId();
-  const curve = params.curve as HdCurve;
   const addresses = params.addressFormats.map((format) => ({
     format,
-    address: deriveAddress(curve, format, publicKey),
+    address: privateKeyAddress(params.curve, format, publicKey),
   }));
   const record: PrivateKeyRecord = {
     id: privateKeyId,
     organizationId: organization.id,
     privateKeyName: params.privateKeyName,
     curve: params.curve,
-    publicKey: encodeAccountPublicKey(curve, publicKey),
+    publicKey: encodePrivateKeyPublicKey(params.curve, publicKey),
     sealedPrivateKey: context.services.secrets.seal(secret, privateKeyContext(privateKeyId)),
     addresses,
     tagIds: [...new Set(params.privateKeyTags)],

@@ -21,6 +21,7 @@ import {
 } from "../crypto/sign/index.js";
 import { addressRecordId, type DataReader } from "../engine/data.js";
 import { privateKeyPolicyData, walletAccountTarget } from "../engine/policy-targets.js";
+import { rawPayloadPolicyData } from "../engine/raw-payload-policy.js";
 import type { PrivateKeyRecord, WalletAccountRecord } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
 import { notFound } from "../errors.js";
@@ -127,7 +128,10 @@ export const signRawPayloadOperation = defineActivity({
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
   async policyTarget(context, params) {
-    return signingPolicyTarget(context.data, context.organization.id, params.signWith);
+    return {
+      ...(await signingPolicyTarget(context.data, context.organization.id, params.signWith)),
+      ...rawPayloadPolicyData(params.encoding, [params.payload]),
+    };
   },
   async handler(context, params) {
     const signer = await signerFor(context, params.signWith);
@@ -167,7 +171,10 @@ export const signRawPayloadsOperation = defineActivity({
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
   async policyTarget(context, params) {
-    return signingPolicyTarget(context.data, context.organization.id, params.signWith);
+    return {
+      ...(await signingPolicyTarget(context.data, context.organization.id, params.signWith)),
+      ...rawPayloadPolicyData(params.encoding, params.payloads),
+    };
   },
   async handler(context, params) {
     const signer = await signerFor(context, params.signWith);

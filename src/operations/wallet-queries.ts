@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { formatDerivationPath, parseDerivationPath } from "../crypto/hd/index.js";
-import { addressRecordId, INDEX } from "../engine/data.js";
+import { addressRecordId, type DataReader } from "../engine/data.js";
 import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import { timestamp } from "../engine/render.js";
 import { invalidArgument, notFound } from "../errors.js";
@@ -63,6 +63,28 @@ export const getWallets = defineQuery({
   },
 });
 
+/**
+ * The oldest account of a wallet at `path` (canonical spelling). Several accounts may share a path (one per
+ * curve and address format); `get_wallet_account` with a path alone answers the first one created, whose
+ * `publicKey` every account on the same curve at that path shares. Pass `address` to pick one.
+ */
+async function firstAccountAtPath(
+  data: DataReader,
+  walletId: string,
+  path: string,
+): Promise<WalletAccountRecord | undefined> {
+  // Paged, so the common case (the first accounts) reads little of a large wallet.
+  let after: string | undefined;
+  for (;;) {
+    const page = await data.list("walletAccounts", walletId, { after, limit: ACCOUNT_SCAN_PAGE });
+    const found = page.find((account) => account.path === path);
+    if (found || page.length < ACCOUNT_SCAN_PAGE) return found;
+    after = page[page.length - 1]?.id;
+  }
+}
+
+const ACCOUNT_SCAN_PAGE = 200;
+
 export const getWalletAccount = defineQuery({
   method: "getWalletAccount",
   path: "get_wallet_account",
@@ -75,27 +97,21 @@ export const getWalletAccount = defineQuery({
   async handler(context, request) {
     const { data, organization } = context;
     const wallet = await requireWallet(data, organization.id, request.walletId, "walletId");
-    if (request.address === undefined && request.path === undefined) {
-      throw invalidArgument("give the account's address or its path", "address");
-    }
-    let byAddress: string | undefined;
+    const canonicalPath =
+      request.path === undefined ? undefined : formatDerivationPath(parseDerivationPath(request.path, "path"));
+    let account: WalletAccountRecord | undefined;
     if (request.address !== undefined) {
       const owner = await data.get("addresses", addressRecordId(organization.id, request.address));
-      byAddress = owner?.kind === "walletAccount" ? owner.ownerId : undefined;
-      if (byAddress === undefined) throw notFound("wallet account", request.address, "address");
+      account = owner?.kind === "walletAccount" ? await data.get("walletAccounts", owner.ownerId) : undefined;
+      if (!account || account.walletId !== wallet.id) throw notFound("wallet account", request.address, "address");
+      if (canonicalPath !== undefined && account.path !== canonicalPath) {
+        throw invalidArgument("address and path name different accounts", "path");
+      }
+    } else if (canonicalPath !== undefined) {
+      account = await firstAccountAtPath(data, wallet.id, canonicalPath);
+      if (!account) throw notFound("wallet account", request.path ?? canonicalPath, "path");
     }
-    let byPath: string | undefined;
-    if (request.path !== undefined) {
-      const canonical = formatDerivationPath(parseDerivationPath(request.path, "path"));
-      byPath = await data.lookup("walletAccountByPath", INDEX.walletAccountByPath(wallet.id, canonical));
-      if (byPath === undefined) throw notFound("wallet account", request.path, "path");
-    }
-    if (byAddress !== undefined && byPath !== undefined && byAddress !== byPath) {
-      throw invalidArgument("address and path name different accounts", "path");
-    }
-    const account = await data.get("walletAccounts", (byAddress ?? byPath) as string);
-    if (!account || account.walletId !== wallet.id)
-      throw notFound("wallet account", request.address ?? request.path ?? "", "address");
+    if (!account) throw invalidArgument("give the account's address or its path", "address");
     return { account: renderAccount(account) };
   },
 });

@@ -113,23 +113,31 @@ export async function deriveWalletAccounts(
 ): Promise<string[]> {
   const { data, services } = context;
   const keys = await walletSeed(services, wallet);
-  const seenPaths = new Set<string>();
+  const seenAccounts = new Set<string>();
   const addresses: string[] = [];
   for (const [i, account] of accounts.entries()) {
     const at = `${field}[${i}]`;
     assertFormatAcceptsCurve(account.curve, account.addressFormat, `${at}.addressFormat`);
     // One spelling per path (`44h` and `44'` are the same level), so duplicates are caught whatever the notation.
     const canonicalPath = formatDerivationPath(parseDerivationPath(account.path, `${at}.path`));
-    // A preview (`persist: false`) may name paths that exist: it only shows their addresses.
-    const taken =
-      persist && (await data.lookup("walletAccountByPath", INDEX.walletAccountByPath(wallet.id, canonicalPath)));
-    if (seenPaths.has(canonicalPath) || taken) {
-      throw new CustodyError("ALREADY_EXISTS", `the wallet already has an account at path ${account.path}`, {
-        field: `${at}.path`,
-        reason: "WALLET_ACCOUNT_PATH_EXISTS",
-      });
+    // Several accounts may share a path when their curve or address format differs (Turnkey's cosmjs example
+    // keeps UNCOMPRESSED and COSMOS at m/44'/118'/0'/0/0); the same triple twice is a duplicate.
+    const accountKey = INDEX.walletAccountByPathAndFormat(
+      wallet.id,
+      canonicalPath,
+      account.curve,
+      account.addressFormat,
+    );
+    // A preview (`persist: false`) may name accounts that exist: it only shows their addresses.
+    const taken = persist && (await data.lookup("walletAccountByPathAndFormat", accountKey));
+    if (seenAccounts.has(accountKey) || taken) {
+      throw new CustodyError(
+        "ALREADY_EXISTS",
+        `the wallet already has an ${account.addressFormat} account on ${account.curve} at path ${account.path}`,
+        { field: `${at}.path`, reason: "WALLET_ACCOUNT_PATH_EXISTS" },
+      );
     }
-    seenPaths.add(canonicalPath);
+    seenAccounts.add(accountKey);
     const pair = deriveKeyPair(keys.seed, account.curve, account.path, {
       strictEd25519Paths: services.strictEd25519Paths,
       field: `${at}.path`,

@@ -154,7 +154,10 @@ describe("delete_wallets", () => {
         expect(await reader.get("organizationAccounts", account.walletAccountId)).toBeUndefined();
         expect(await reader.get("addresses", addressRecordId(organizationId, account.address))).toBeUndefined();
         expect(
-          await reader.lookup("walletAccountByPath", INDEX.walletAccountByPath(gone.walletId, account.path)),
+          await reader.lookup(
+            "walletAccountByPathAndFormat",
+            INDEX.walletAccountByPathAndFormat(gone.walletId, account.path, account.curve, account.addressFormat),
+          ),
         ).toBeUndefined();
       }
       expect(await reader.lookup("walletByName", INDEX.walletByName(organizationId, "gone"))).toBeUndefined();

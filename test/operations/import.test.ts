@@ -306,19 +306,34 @@ describe("import_private_key", () => {
     expect(result.addresses[0]?.address).toBe(base58.encode(publicKey));
   });
 
-  it("refuses a key off the curve, a P-256 curve and a wallet target, leaving no key", async () => {
+  it("refuses a key off the curve, a P-256 Ethereum address and a wallet target, leaving no key", async () => {
     const f = await fixture();
     const order = "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141";
-    const params = (encryptedBundle: string, curve: "CURVE_SECP256K1" | "CURVE_P256" = "CURVE_SECP256K1") => ({
+    const params = (
+      encryptedBundle: string,
+      curve: "CURVE_SECP256K1" | "CURVE_P256" = "CURVE_SECP256K1",
+      addressFormats: "ADDRESS_FORMAT_ETHEREUM"[] = [],
+    ) => ({
       organizationId: f.organizationId,
-      parameters: { userId: f.rootUserId, privateKeyName: "k", encryptedBundle, curve, addressFormats: [] },
+      parameters: { userId: f.rootUserId, privateKeyName: "k", encryptedBundle, curve, addressFormats },
     });
     await expectCustodyError(
       f.root.importPrivateKey(params(await sealKey(f, await initKey(f), order, "HEXADECIMAL"))),
       "INVALID_ARGUMENT",
       "parameters.encryptedBundle",
     );
-    await expectCustodyError(f.root.importPrivateKey(params("{}", "CURVE_P256")), "UNIMPLEMENTED", "parameters.curve");
+    await expectCustodyError(
+      f.root.importPrivateKey(params("{}", "CURVE_P256", ["ADDRESS_FORMAT_ETHEREUM"])),
+      "INVALID_ARGUMENT",
+      "parameters.addressFormats[0]",
+    );
+    // The P-256 group order is no P-256 private key.
+    const p256Order = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
+    await expectCustodyError(
+      f.root.importPrivateKey(params(await sealKey(f, await initKey(f), p256Order, "HEXADECIMAL"), "CURVE_P256")),
+      "INVALID_ARGUMENT",
+      "parameters.encryptedBundle",
+    );
     // A wallet's target does not open a private key's import.
     const walletTarget = await initWallet(f);
     const sealed = await sealKey(f, walletTarget, bytesToHex(secp256k1.utils.randomSecretKey()), "HEXADECIMAL");

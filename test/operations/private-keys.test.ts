@@ -78,7 +78,7 @@ describe("private keys", () => {
     expect((await root.getOrganization({ organizationId })).organizationData.privateKeys).toHaveLength(2);
   });
 
-  it("refuses duplicates, unknown tags, curve/format mismatches and P-256, creating none of the batch", async () => {
+  it("refuses duplicates, unknown tags and curve/format mismatches (a P-256 Ethereum address), creating none of the batch", async () => {
     const { root, organizationId } = await engineWithOrganization();
     await createKeys(root, organizationId, [
       { privateKeyName: "k", curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: [] },
@@ -107,9 +107,11 @@ describe("private keys", () => {
       "parameters.privateKeys[0].addressFormats[0]",
     );
     await expectCustodyError(
-      createKeys(root, organizationId, [{ ...good, curve: "CURVE_P256" }]),
-      "UNIMPLEMENTED",
-      "parameters.privateKeys[0].curve",
+      createKeys(root, organizationId, [
+        { ...good, curve: "CURVE_P256", addressFormats: ["ADDRESS_FORMAT_COMPRESSED", "ADDRESS_FORMAT_ETHEREUM"] },
+      ]),
+      "INVALID_ARGUMENT",
+      "parameters.privateKeys[0].addressFormats[1]",
     );
     await expectCustodyError(createKeys(root, organizationId, []), "INVALID_ARGUMENT", "parameters.privateKeys");
     expect((await root.getPrivateKeys({ organizationId })).privateKeys.map((k) => k.privateKeyName)).toEqual(["k"]);

@@ -27,6 +27,13 @@ export {
 } from "./formats.js";
 export { normalizeAddressForLookup } from "./lookup.js";
 export {
+  assertP256AddressFormat,
+  encodeP256PublicKey,
+  P256_ADDRESS_FORMATS,
+  type P256AddressFormat,
+  p256Address,
+} from "./p256.js";
+export {
   encodeAccountPublicKey,
   parseEd25519PublicKey,
   parseSecp256k1PublicKey,

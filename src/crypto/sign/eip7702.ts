@@ -19,8 +19,16 @@ const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/;
 const CHAIN_ID_BITS = 256n;
 const NONCE_BITS = 64n;
 
-/** The 32-byte EIP-7702 authorization digest of the payload, or `INVALID_ARGUMENT` naming `field`. */
-export function authorizationDigest(text: string, field: string): Uint8Array {
+/** A parsed EIP-7702 authorization: the three members that are signed. */
+export interface Authorization {
+  /** As given: 0x-prefixed, 20 bytes, any case (a mixed-case one is checked against EIP-55 when hashed). */
+  readonly address: string;
+  readonly chainId: bigint;
+  readonly nonce: bigint;
+}
+
+/** Parses an EIP-7702 authorization payload, or throws `INVALID_ARGUMENT` naming `field`. */
+export function parseAuthorization(text: string, field: string): Authorization {
   const doc = parsePayloadJson(text, field, WHAT);
   if (!isJsonObject(doc)) throw invalidArgument(`${field} must be ${WHAT}`, field);
   for (const key of Object.keys(doc)) {
@@ -33,6 +41,12 @@ export function authorizationDigest(text: string, field: string): Uint8Array {
   }
   const chainId = unsignedInteger(doc.chainId, "chainId", CHAIN_ID_BITS, field);
   const nonce = unsignedInteger(doc.nonce, "nonce", NONCE_BITS, field);
+  return { address, chainId, nonce };
+}
+
+/** The 32-byte EIP-7702 authorization digest of the payload, or `INVALID_ARGUMENT` naming `field`. */
+export function authorizationDigest(text: string, field: string): Uint8Array {
+  const { address, chainId, nonce } = parseAuthorization(text, field);
   try {
     return authorization.getHash({ address, chainId, nonce });
   } catch (cause) {

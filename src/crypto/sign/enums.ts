@@ -28,8 +28,8 @@ export const HASH_FUNCTIONS = [
 /** A `v1HashFunction` value. */
 export type HashFunction = (typeof HASH_FUNCTIONS)[number];
 
-/** The `v1Curve` values raw payloads can be signed with. `CURVE_P256` accounts are not signable here. */
-export const SIGNING_CURVES = ["CURVE_SECP256K1", "CURVE_ED25519"] as const;
+/** The `v1Curve` values raw payloads can be signed with (P-256 only as a standalone private key). */
+export const SIGNING_CURVES = ["CURVE_SECP256K1", "CURVE_ED25519", "CURVE_P256"] as const;
 
 /** A curve raw payloads can be signed with. */
 export type SigningCurve = (typeof SIGNING_CURVES)[number];

@@ -25,6 +25,5 @@ export const MAX_PAYLOADS_PER_REQUEST = 1_000;
 /**
  * Deepest nesting of `{` and `[` in an EIP-712 or EIP-7702 JSON payload. Real typed data nests a handful of
  * levels; the bound keeps recursive walkers (JSON revivers, struct encoders) far from the stack limit.
- * micro-eth-signer bounds the message itself at 64 levels, so this is the same order.
  */
 export const MAX_JSON_DEPTH = 64;

@@ -41,7 +41,7 @@ export type SignRawPayloadsRequest = SigningKey & SigningParameters & { readonly
  *
  * @throws CustodyError `INVALID_ARGUMENT` naming `<field>.payload`, `<field>.encoding` or `<field>.hashFunction`;
  *   `INVALID_ARGUMENT` naming `privateKey` for a malformed key; `UNIMPLEMENTED` for a curve other than
- *   secp256k1 or Ed25519.
+ *   secp256k1, Ed25519 or P-256.
  */
 export function signRawPayload(request: SignRawPayloadRequest): RawPayloadSignature {
   const fields = payloadFields(request.field);

@@ -9,6 +9,8 @@
  * | secp256k1 | EIP712                 | NO_OP          | the EIP-712 digest of the document   |
  * | secp256k1 | EIP7702_AUTHORIZATION  | NO_OP          | the EIP-7702 authorization digest    |
  * | ed25519   | HEXADECIMAL, TEXT_UTF8 | NOT_APPLICABLE | the payload bytes (RFC 8032 Ed25519) |
+ * | P-256     | HEXADECIMAL, TEXT_UTF8 | NO_OP          | the payload, which must be 32 bytes  |
+ * | P-256     | HEXADECIMAL, TEXT_UTF8 | SHA256         | sha256(payload) (ECDSA P-256/SHA-256) |
  *
  * Everything else is refused with `INVALID_ARGUMENT`:
  * - secp256k1 with NOT_APPLICABLE (`hashFunction`): ECDSA signs a digest, so one must be chosen.
@@ -25,6 +27,9 @@
  *   `packages/solana/src/index.ts`). Signing sha256(payload) instead would give a signature no Solana or Sui
  *   verifier accepts for the payload, so refusing is the only answer that cannot mislead.
  * - ed25519 with EIP712 or EIP7702 (`encoding`): those are Ethereum (secp256k1) constructions.
+ * - P-256 with EIP712 or EIP7702 (`encoding`), as for ed25519; with KECCAK256 or NOT_APPLICABLE
+ *   (`hashFunction`): P-256 signatures are verified over SHA-256 (WebCrypto's ECDSA, FIPS 186), so SHA256, or
+ *   NO_OP for a digest the caller hashed, are the only choices that cannot mislead a verifier.
  *
  * @module
  */
@@ -46,7 +51,7 @@ import type { EncodedPayload } from "./payload.js";
 
 /** What a curve's signing algorithm consumes, after encoding and hashing. */
 export type SigningInput =
-  /** secp256k1: a 32-byte digest, signed as is (ECDSA without prehashing). */
+  /** secp256k1 and P-256: a 32-byte digest, signed as is (ECDSA without prehashing). */
   | { readonly kind: "digest"; readonly digest: Uint8Array }
   /** ed25519: the message itself; Ed25519 hashes it internally (SHA-512, RFC 8032). */
   | { readonly kind: "message"; readonly message: Uint8Array }
@@ -70,6 +75,18 @@ export function assertSigningScheme(
   assertHashFunction(hashFunction, fields.hashFunction);
   const ethereumEncoding =
     encoding === "PAYLOAD_ENCODING_EIP712" || encoding === "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION";
+  if (curve === "CURVE_P256") {
+    if (ethereumEncoding) {
+      throw invalidArgument(`${fields.encoding} ${encoding} needs a secp256k1 key, not a P-256 one`, fields.encoding);
+    }
+    if (hashFunction !== "HASH_FUNCTION_SHA256" && hashFunction !== "HASH_FUNCTION_NO_OP") {
+      throw invalidArgument(
+        `${fields.hashFunction} must be HASH_FUNCTION_SHA256 or HASH_FUNCTION_NO_OP (a 32-byte digest) for a P-256 key`,
+        fields.hashFunction,
+      );
+    }
+    return;
+  }
   if (curve === "CURVE_ED25519") {
     if (ethereumEncoding) {
       throw invalidArgument(
@@ -129,7 +146,7 @@ export function toSigningInput(
   }
 }
 
-/** Throws unless `curve` is one raw payloads can be signed with; other curves (CURVE_P256) are not implemented. */
+/** Throws unless `curve` is one raw payloads can be signed with. */
 export function assertSigningCurve(curve: unknown): asserts curve is SigningCurve {
   if (!(SIGNING_CURVES as readonly unknown[]).includes(curve)) {
     throw new CustodyError("UNIMPLEMENTED", `raw payloads can be signed with ${SIGNING_CURVES.join(" or ")} keys only`);

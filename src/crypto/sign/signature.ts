@@ -17,7 +17,7 @@ export interface RawPayloadSignature {
   readonly v: string;
 }
 
-/** The wire triple of a noble `recovered` secp256k1 signature (`recovery ‖ r ‖ s`, 65 bytes). */
+/** The wire triple of a noble `recovered` ECDSA signature (`recovery ‖ r ‖ s`, 65 bytes; secp256k1 or P-256). */
 export function fromRecoveredSecp256k1(signature: Uint8Array): RawPayloadSignature {
   return {
     r: bytesToHex(signature.subarray(1, 33)),

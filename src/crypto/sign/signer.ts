@@ -5,12 +5,14 @@
  *
  * - secp256k1: `@noble/curves` ECDSA over the 32-byte digest (`prehash: false`), RFC 6979 deterministic nonces,
  *   low-S, with the recovery id.
+ * - P-256 (standalone private keys): `@noble/curves` ECDSA as for secp256k1.
  * - Ed25519: node:crypto (OpenSSL), which signs several times faster than pure JS; RFC 8032 Ed25519 is
  *   deterministic, so the result equals noble's.
  *
  * @module
  */
 import { createPrivateKey, type KeyObject, sign as nodeSign } from "node:crypto";
+import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { type CustodyError, invalidArgument } from "../../errors.js";
 import { hexToBytes } from "../bytes.js";
@@ -38,17 +40,37 @@ const PRIVATE_KEY_BYTES = 32;
 const ED25519_PKCS8_PREFIX = hexToBytes("302e020100300506032b657004220420");
 
 /**
- * Prepares `privateKey` for signing on `curve`: a 32-byte secp256k1 scalar, or a 32-byte Ed25519 seed (the
- * SLIP-10 / RFC 8032 private key). The key is copied, so the caller may wipe its own bytes afterwards.
- * A malformed key gives `INVALID_ARGUMENT` naming `privateKey`, never quoting it; a curve other than
- * secp256k1 or Ed25519 gives `UNIMPLEMENTED`.
+ * Prepares `privateKey` for signing on `curve`: a 32-byte secp256k1 or P-256 scalar, or a 32-byte Ed25519
+ * seed (the SLIP-10 / RFC 8032 private key). The key is copied, so the caller may wipe its own bytes
+ * afterwards. A malformed key gives `INVALID_ARGUMENT` naming `privateKey`, never quoting it; another curve
+ * gives `UNIMPLEMENTED`.
  */
 export function prepareSigner(curve: SigningCurve, privateKey: Uint8Array): PreparedSigner {
   assertSigningCurve(curve);
   if (!(privateKey instanceof Uint8Array) || privateKey.length !== PRIVATE_KEY_BYTES) {
     throw invalidArgument(`privateKey must be ${PRIVATE_KEY_BYTES} bytes for ${curve}`, "privateKey");
   }
+  if (curve === "CURVE_P256") return p256Signer(privateKey);
   return curve === "CURVE_SECP256K1" ? secp256k1Signer(privateKey) : ed25519Signer(privateKey);
+}
+
+/**
+ * P-256 ECDSA over the 32-byte digest (`prehash: false`), RFC 6979 deterministic nonces, low-S, with the
+ * recovery id as `v` in the same layout as secp256k1: `r ‖ s` is the IEEE P1363 signature that WebCrypto and
+ * node:crypto (`dsaEncoding: "ieee-p1363"`) verify.
+ */
+function p256Signer(privateKey: Uint8Array): PreparedSigner {
+  if (!p256.utils.isValidSecretKey(privateKey)) {
+    throw invalidArgument("privateKey is not a valid P-256 scalar", "privateKey");
+  }
+  const key = Uint8Array.from(privateKey);
+  return {
+    curve: "CURVE_P256",
+    sign(input) {
+      if (input.kind !== "digest") throw wrongInput("CURVE_P256", input.kind);
+      return fromRecoveredSecp256k1(p256.sign(input.digest, key, { prehash: false, lowS: true, format: "recovered" }));
+    },
+  };
 }
 
 function secp256k1Signer(privateKey: Uint8Array): PreparedSigner {

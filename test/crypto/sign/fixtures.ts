@@ -171,3 +171,28 @@ export const TYPED_DATA: Record<string, TypedDataDefinition> = {
     },
   },
 };
+
+/** Hyperliquid's approveAgent action, as its SDKs have the wallet sign it. */
+export const APPROVE_AGENT = {
+  domain: {
+    name: "HyperliquidSignTransaction",
+    version: "1",
+    chainId: 42161,
+    verifyingContract: "0x0000000000000000000000000000000000000000",
+  },
+  types: {
+    "HyperliquidTransaction:ApproveAgent": [
+      { name: "hyperliquidChain", type: "string" },
+      { name: "agentAddress", type: "address" },
+      { name: "agentName", type: "string" },
+      { name: "nonce", type: "uint64" },
+    ],
+  },
+  primaryType: "HyperliquidTransaction:ApproveAgent",
+  message: {
+    hyperliquidChain: "Mainnet",
+    agentAddress: "0x5e9ee1089755c3435139848e47e6635505d5a13a",
+    agentName: "custodian",
+    nonce: 1_732_000_000_000n,
+  },
+} as const;

@@ -132,10 +132,10 @@ describe("the (curve, encoding, hash function) table", () => {
     );
   });
 
-  it("answers UNIMPLEMENTED for a P-256 key", () => {
+  it("answers UNIMPLEMENTED for a curve it cannot sign on", () => {
     const error = custodyErrorOf(() =>
       signRawPayload({
-        curve: "CURVE_P256" as SigningCurve,
+        curve: "CURVE_BLS12_381" as SigningCurve,
         privateKey: secp.privateKey,
         payload: PAYLOADS.PAYLOAD_ENCODING_HEXADECIMAL,
         encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
