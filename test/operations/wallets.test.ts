@@ -215,6 +215,7 @@ describe("wallets", () => {
     expect((activity.result!.createWalletAccountsResult as { addresses: string[] }).addresses).toHaveLength(1000);
   });
 
+  // Ten thousand derivations: seconds on a quiet machine, more beside a busy test run (hence the time-out).
   it("pages a 10,000-account wallet forwards and backwards in creation order", async () => {
     const { root, organizationId } = await engineWithOrganization();
     const { walletId } = await newWallet(root, organizationId, "Huge", []);
@@ -261,7 +262,7 @@ describe("wallets", () => {
     // The organization-wide listing (no walletId) walks the same accounts.
     const orgPage = await root.getWalletAccounts({ organizationId, paginationOptions: { limit: "2" } });
     expect(orgPage.accounts.map((a) => a.path)).toEqual(["m/44'/60'/0'/0/0", "m/44'/60'/0'/0/1"]);
-  });
+  }, 120_000);
 
   it("gets an account by address or by path, which must agree", async () => {
     const { root, organizationId } = await engineWithOrganization();
