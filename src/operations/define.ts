@@ -74,6 +74,7 @@ export interface QueryContext {
 export interface ActivityOperation<
   M extends string = string,
   V extends readonly ActivityVersion[] = readonly ActivityVersion[],
+  R = unknown,
 > {
   readonly kind: "activity";
   /** Method name on `CustodyEngine`, as `@turnkey/http`'s `TurnkeyClient` names it. */
@@ -117,7 +118,7 @@ export interface ActivityOperation<
     context: ActivityContext,
     parameters: v.InferOutput<V[number]["parameters"]>,
     version: V[number],
-  ): Promise<Record<string, unknown>>;
+  ): Promise<R>;
 }
 
 export interface QueryOperation<M extends string = string, S extends AnySchema = AnySchema, R = unknown> {
@@ -132,13 +133,16 @@ export interface QueryOperation<M extends string = string, S extends AnySchema =
 
 export type Operation = ActivityOperation | QueryOperation;
 
-/** Declares an activity row, keeping its literal method name and versions. */
-export function defineActivity<const M extends string, const V extends readonly ActivityVersion[]>(
-  operation: Omit<ActivityOperation<M, V>, "kind" | "access" | "vote" | "handler"> & {
+/**
+ * Declares an activity row, keeping its literal method name and versions and its handler's result type
+ * (the value of the result member, which types the in-process method's `activity.result`).
+ */
+export function defineActivity<const M extends string, const V extends readonly ActivityVersion[], R>(
+  operation: Omit<ActivityOperation<M, V, R>, "kind" | "access" | "vote" | "handler"> & {
     access?: ActivityOperation["access"];
-    handler: NonNullable<ActivityOperation<M, V>["handler"]>;
+    handler: NonNullable<ActivityOperation<M, V, R>["handler"]>;
   },
-): ActivityOperation<M, V> {
+): ActivityOperation<M, V, R> {
   return { kind: "activity", access: "own", ...operation };
 }
 
