@@ -82,6 +82,7 @@ export class CustodyError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
 
+  /** An error of `code` with a message a person can act on and the details that explain it. */
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;

@@ -51,15 +51,21 @@ export type CreateOrganizationInput = v.InferInput<typeof bootstrapParams>;
 
 /** Result of {@link CustodyEngine.createOrganization}. */
 export interface CreateOrganizationResult {
+  /** The new organization. */
   organizationId: string;
+  /** Its root users, in the order given. */
   rootUserIds: string[];
 }
 
 /** A request as the HTTP adapter hands it over: the exact body text and an authenticated principal. */
 export interface RawRequest {
+  /** The row the request's path names. */
   operation: Operation;
+  /** The exact body text (activities are fingerprinted over it). */
   bodyText: string;
+  /** The body, parsed. */
   body: unknown;
+  /** Who the stamp says sent it. */
   principal: Principal;
 }
 
@@ -87,6 +93,7 @@ export class CustodyEngine {
   readonly #core: EngineCore;
   readonly #principal: PrincipalInput | undefined;
 
+  /** An engine over `options.store` (a new `MemoryStore` by default); see {@link CustodyEngineOptions}. */
   constructor(options: CustodyEngineOptions = {}) {
     if (options instanceof BoundView) {
       this.#core = options.core;

@@ -71,6 +71,7 @@ export interface QueryContext {
   readonly services: EngineServices;
 }
 
+/** A row of the table that submits an activity (`/public/v1/submit/...`). */
 export interface ActivityOperation<
   M extends string = string,
   V extends readonly ActivityVersion[] = readonly ActivityVersion[],
@@ -121,6 +122,7 @@ export interface ActivityOperation<
   ): Promise<R>;
 }
 
+/** A row of the table that reads (`/public/v1/query/...`). */
 export interface QueryOperation<M extends string = string, S extends AnySchema = AnySchema, R = unknown> {
   readonly kind: "query";
   readonly method: M;
@@ -128,9 +130,11 @@ export interface QueryOperation<M extends string = string, S extends AnySchema =
   readonly path: string;
   /** Schema of the whole request body (which names `organizationId`). */
   readonly request: S;
+  /** Answers the query from a read view. */
   handler(context: QueryContext, request: v.InferOutput<S>): Promise<R>;
 }
 
+/** Any row of the operation table. */
 export type Operation = ActivityOperation | QueryOperation;
 
 /**

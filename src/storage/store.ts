@@ -42,6 +42,7 @@ export interface ListOptions {
 
 /** Read access: inside a transaction it sees the transaction's own writes. */
 export interface StoreReader {
+  /** The record `id` of `collection`, or undefined. */
   get(collection: string, id: string): Promise<StoredRecord | undefined>;
   /** The id held by a unique index entry. */
   lookup(index: string, key: string): Promise<string | undefined>;
@@ -76,6 +77,7 @@ export interface Store {
 /** Thrown by `put` when a unique index key is held by another record. */
 export class UniqueKeyViolation extends Error {
   override readonly name = "UniqueKeyViolation";
+  /** `key` of `index` is held by the record `heldBy`. */
   constructor(
     readonly index: string,
     readonly key: string,

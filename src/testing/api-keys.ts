@@ -18,7 +18,9 @@ export interface ApiKeyPair {
 
 /** A stamp header, shaped as `TStamper.stamp` answers it. */
 export interface Stamp {
+  /** The header to send it in. */
   stampHeaderName: "X-Stamp";
+  /** base64url of the stamp's JSON (public key, scheme, DER signature in hex). */
   stampHeaderValue: string;
 }
 

@@ -49,19 +49,27 @@ export interface TestOrganizationOptions {
    * Further engine options (webhooks, OIDC issuers, relying party, ...). `store` must be a `MemoryStore`
    * (snapshots need one); `clock` and `random` are overridden by `seed`.
    */
-  engine?: Omit<CustodyEngineOptions, "store"> & { store?: MemoryStore };
+  engine?: Omit<CustodyEngineOptions, "store"> & {
+    /** Default: a new MemoryStore. */
+    store?: MemoryStore;
+  };
 }
 
 /** Settings for `new Turnkey({...})` of `@turnkey/sdk-server`, bound to the root user's API key. */
 export interface TurnkeyServerConfig {
+  /** The test organization's base URL. */
   apiBaseUrl: string;
+  /** The root user's API public key. */
   apiPublicKey: string;
+  /** The root user's API private key. */
   apiPrivateKey: string;
+  /** The test organization. */
   defaultOrganizationId: string;
 }
 
 /** An engine state saved by {@link TestOrganization.snapshot}. */
 export interface TestOrganizationSnapshot {
+  /** The store's state. */
   readonly store: MemoryStoreSnapshot;
 }
 
@@ -73,7 +81,9 @@ export interface TestOrganization {
   root: CustodyEngine;
   /** The engine's store. */
   store: MemoryStore;
+  /** The organization created. */
   organizationId: string;
+  /** Its root user, holding {@link TestOrganization.apiKey}. */
   rootUserId: string;
   /** The root user's P-256 API key. */
   apiKey: ApiKeyPair;

@@ -12,7 +12,9 @@ import type { FetchFunction } from "./in-process-fetch.js";
 
 /** Options of {@link createStampedClient}. */
 export interface StampedClientOptions {
+  /** Where the Activity API is served, e.g. a test organization's `baseUrl` or `http://127.0.0.1:8080`. */
   baseUrl: string;
+  /** The API key that stamps every request. */
   apiKey: ApiKeyPair;
   /** The organization a body names when it names none. */
   organizationId: string;
