@@ -5,9 +5,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  HOSTED_PATHS_FILE,
   METHODS_FILE,
   README_FILE,
   readmeWithOperations,
+  renderHostedApiPaths,
   renderOperationMethods,
 } from "../../scripts/operations-docs.js";
 import { OPERATIONS } from "../../src/index.js";
@@ -15,6 +17,10 @@ import { OPERATIONS } from "../../src/index.js";
 describe("generated operation docs", () => {
   it("src/engine/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
     expect(readFileSync(METHODS_FILE, "utf8")).toBe(renderOperationMethods());
+  });
+
+  it("src/http/hosted-api-paths.ts lists the hosted API's paths (npm run generate:operations)", () => {
+    expect(readFileSync(HOSTED_PATHS_FILE, "utf8")).toBe(renderHostedApiPaths());
   });
 
   it("the README's operation table matches the table (npm run generate:operations)", () => {
