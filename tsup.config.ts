@@ -8,10 +8,12 @@ export default defineConfig([
       http: "src/http/index.ts",
       policy: "src/policy/index.ts",
       file: "src/storage/file/index.ts",
+      testing: "src/testing/index.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
-    sourcemap: true,
+    // No source maps: they would triple the published tarball, and the sources are not shipped with it.
+    sourcemap: false,
     clean: true,
     target: "node20",
     splitting: true,
@@ -20,7 +22,7 @@ export default defineConfig([
     // The command-line tool: ESM only, keeps its shebang.
     entry: { cli: "src/cli.ts" },
     format: ["esm"],
-    sourcemap: true,
+    sourcemap: false,
     target: "node20",
   },
 ]);

@@ -9,6 +9,7 @@ const expected = {
   "custodian/http": ["createHttpHandler", "createFetchHandler"],
   "custodian/file": ["FileStore"],
   "custodian/policy": ["decide", "validatePolicyExpressions"],
+  "custodian/testing": ["createTestOrganization", "generateApiKeyPair", "createInProcessFetch"],
 };
 let failures = 0;
 for (const [specifier, names] of Object.entries(expected)) {

@@ -94,6 +94,7 @@ export class CustodyError extends Error {
   /** See {@link CustodyErrorOptions.wireDetails}. */
   readonly wireDetails: readonly WireErrorDetail[] | undefined;
 
+  /** An error of `code` with a message a person can act on and the details that explain it. */
   constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options: CustodyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

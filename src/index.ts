@@ -46,7 +46,7 @@ export {
 } from "./errors.js";
 export type { ActivityOperation, Operation, QueryOperation } from "./operations/define.js";
 export { OPERATIONS, operationByUrlPath, urlPathOf } from "./operations/table.js";
-export { MemoryStore } from "./storage/memory.js";
+export { MemoryStore, MemoryStoreSnapshot } from "./storage/memory.js";
 export type {
   JsonValue,
   ListOptions,

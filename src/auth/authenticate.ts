@@ -85,16 +85,39 @@ async function locate(
   return inChildren[0];
 }
 
-async function authenticateApiKey(data: DataReader, header: string, input: AuthenticationInput): Promise<Principal> {
-  const stamp = parseApiKeyStamp(header);
-  const location = await locate(data, credentialScope("apiKey", stamp.publicKey), input.organizationId);
-  const key = location && (await data.get("apiKeys", location.credentialRecordId));
-  if (!key) {
-    throw unauthenticated(
+/**
+ * The refusal of a key the named organization does not know. When the key is registered elsewhere and the
+ * stamp is valid (the caller holds the key, so may learn where it lives), it says so and names
+ * `organizationId` as the field at fault: the usual cause is a wrong organization id, not a wrong key.
+ * The code and reason stay those of the hosted service.
+ */
+async function apiKeyNotInOrganization(
+  data: DataReader,
+  scope: string,
+  stamp: ReturnType<typeof parseApiKeyStamp>,
+  input: AuthenticationInput,
+): Promise<CustodyError> {
+  const elsewhere = await data.list("credentialLocations", scope, { limit: 5 });
+  if (elsewhere.length === 0 || !verifyApiKeySignature({ ...stamp, body: input.body })) {
+    return unauthenticated(
       "could not find public key in organization or its parent organization",
       "PUBLIC_KEY_NOT_FOUND",
     );
   }
+  const owners = elsewhere.map((location) => location.organizationId).join(", ");
+  return new CustodyError(
+    "UNAUTHENTICATED",
+    `could not find public key in organization or its parent organization: organization ${input.organizationId} is unknown to this credential, whose API key belongs to organization ${owners}; check organizationId`,
+    { reason: "PUBLIC_KEY_NOT_FOUND", field: "organizationId" },
+  );
+}
+
+async function authenticateApiKey(data: DataReader, header: string, input: AuthenticationInput): Promise<Principal> {
+  const stamp = parseApiKeyStamp(header);
+  const scope = credentialScope("apiKey", stamp.publicKey);
+  const location = await locate(data, scope, input.organizationId);
+  const key = location && (await data.get("apiKeys", location.credentialRecordId));
+  if (!key) throw await apiKeyNotInOrganization(data, scope, stamp, input);
   if (!schemeMatchesCurve(stamp.scheme, key.curveType)) {
     throw unauthenticated(
       `stamp scheme ${stamp.scheme} does not match the key's curve ${key.curveType}`,

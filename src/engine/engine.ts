@@ -8,52 +8,26 @@ import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
-import type { ActivityOperation, Operation, QueryOperation } from "../operations/define.js";
+import type { Operation } from "../operations/define.js";
 import { createOrganizationRecords } from "../operations/organizations.js";
 import { int32, list, name } from "../operations/schema.js";
-import { OPERATIONS, type Operations } from "../operations/table.js";
+import { OPERATIONS } from "../operations/table.js";
 import type { Store } from "../storage/store.js";
 import type { WebhookDeliveryListOptions } from "../webhooks/service.js";
 import type { WebhookJwks } from "../webhooks/signer.js";
-import type { ActivityResponse } from "../wire/types.js";
 import { canonicalJson } from "./canonical-json.js";
 import { type CustodyEngineOptions, EngineCore } from "./core.js";
 import { DataReader, DataWriter } from "./data.js";
 import { type ActivityExplanation, explainActivity } from "./explain.js";
+import type { ActivityInput, TableMethods } from "./method-types.js";
+import type { OperationMethods } from "./operation-methods.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "./principal.js";
 import { runQuery } from "./query.js";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "./records.js";
 import { submitActivity } from "./submit.js";
 import { parseWith } from "./validate.js";
 
-export type { CustodyEngineOptions };
-
-/** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
-export interface ActivityInput<P> {
-  /** Defaults to the operation's current version. */
-  type?: string;
-  /**
-   * Defaults to the engine clock's reading, made strictly increasing so each call is a new activity. Pass
-   * it to get the wire's idempotency: the same body twice is the same activity.
-   */
-  timestampMs?: string;
-  organizationId: string;
-  parameters: P;
-  generateAppProofs?: boolean;
-}
-
-type ActivityMethod<O> =
-  O extends ActivityOperation<string, infer V>
-    ? (input: ActivityInput<v.InferInput<V[0]["parameters"]>>) => Promise<ActivityResponse>
-    : never;
-
-type QueryMethod<O> =
-  O extends QueryOperation<string, infer S, infer R> ? (input: v.InferInput<S>) => Promise<R> : never;
-
-/** One method per operation of the table, named as `@turnkey/http`'s `TurnkeyClient` names it. */
-export type OperationMethods = {
-  [O in Operations[number] as O["method"]]: O extends ActivityOperation ? ActivityMethod<O> : QueryMethod<O>;
-};
+export type { ActivityInput, CustodyEngineOptions, OperationMethods };
 
 const bootstrapParams = v.object({
   organizationName: name,
@@ -77,15 +51,21 @@ export type CreateOrganizationInput = v.InferInput<typeof bootstrapParams>;
 
 /** Result of {@link CustodyEngine.createOrganization}. */
 export interface CreateOrganizationResult {
+  /** The new organization. */
   organizationId: string;
+  /** Its root users, in the order given. */
   rootUserIds: string[];
 }
 
 /** A request as the HTTP adapter hands it over: the exact body text and an authenticated principal. */
 export interface RawRequest {
+  /** The row the request's path names. */
   operation: Operation;
+  /** The exact body text (activities are fingerprinted over it). */
   bodyText: string;
+  /** The body, parsed. */
   body: unknown;
+  /** Who the stamp says sent it. */
   principal: Principal;
 }
 
@@ -113,6 +93,7 @@ export class CustodyEngine {
   readonly #core: EngineCore;
   readonly #principal: PrincipalInput | undefined;
 
+  /** An engine over `options.store` (a new `MemoryStore` by default); see {@link CustodyEngineOptions}. */
   constructor(options: CustodyEngineOptions = {}) {
     if (options instanceof BoundView) {
       this.#core = options.core;
@@ -324,4 +305,4 @@ export class CustodyEngine {
   }
 }
 
-export interface CustodyEngine extends OperationMethods {}
+export interface CustodyEngine extends OperationMethods, TableMethods {}

@@ -116,6 +116,7 @@ export interface CredentialLocationRecord {
   credentialRecordId: string;
 }
 
+/** A vote's choice, as the wire spells it. */
 export type VoteSelection = "VOTE_SELECTION_APPROVED" | "VOTE_SELECTION_REJECTED";
 
 export interface VoteRecord {

@@ -7,6 +7,7 @@
 import * as v from "valibot";
 import { invalidArgument } from "../errors.js";
 import type { AnySchema } from "../operations/define.js";
+import { closeMatches } from "./close-matches.js";
 
 function pathOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   let path = prefix;
@@ -44,6 +45,33 @@ function withoutNulls(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** The options of a picklist issue, from its `expected` text (`("A" | "B")`); undefined when not one. */
+function picklistOptions(issue: v.BaseIssue<unknown>): string[] | undefined {
+  if ((issue.type !== "picklist" && issue.type !== "enum") || !issue.expected) return undefined;
+  const list = issue.expected.startsWith("(") ? issue.expected.slice(1, -1) : issue.expected;
+  try {
+    return list.split(" | ").map((option) => JSON.parse(option) as string);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The message of a value outside an enum: the field, the value, and the few accepted values closest to it
+ * (an enum such as the address formats has dozens; listing them all buries the answer).
+ */
+function enumMessage(where: string, input: unknown, options: readonly string[]): string {
+  const examples = options.slice(0, 3).join(", ");
+  if (typeof input !== "string") {
+    const received = input === undefined ? "missing" : `received ${typeof input}`;
+    return `${where}: expected one of ${options.length} values, e.g. ${examples} (${received})`;
+  }
+  const shown = JSON.stringify(input.length > 80 ? `${input.slice(0, 80)}...` : input);
+  const near = closeMatches(input, options);
+  if (near.length > 0) return `${where}: ${shown} is not an accepted value; did you mean ${near.join(" or ")}?`;
+  return `${where}: ${shown} is not an accepted value (one of ${options.length}, e.g. ${examples})`;
+}
+
 /** Parses `value` with `schema` or throws `INVALID_ARGUMENT` for the first issue, naming its field. */
 export function parseWith<S extends AnySchema>(schema: S, value: unknown, prefix: string): v.InferOutput<S> {
   const outcome = v.safeParse(schema, withoutNulls(value), { abortEarly: true });
@@ -52,7 +80,11 @@ export function parseWith<S extends AnySchema>(schema: S, value: unknown, prefix
   const field = pathOf(issue, prefix);
   const where = field === "" ? "request body" : field;
   const received = issue.received === "undefined" ? "missing" : `received ${issue.received}`;
-  const message =
-    issue.kind === "schema" ? `${where}: expected ${issue.expected} (${received})` : `${where}: ${issue.message}`;
+  const options = picklistOptions(issue);
+  const message = options
+    ? enumMessage(where, issue.input, options)
+    : issue.kind === "schema"
+      ? `${where}: expected ${issue.expected} (${received})`
+      : `${where}: ${issue.message}`;
   throw invalidArgument(message, field === "" ? undefined : field, { reason: "REQUEST_INVALID" });
 }

@@ -8,6 +8,7 @@ import { decodeUtf8Strict } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { CustodyError } from "../errors.js";
 import { operationByUrlPath } from "../operations/table.js";
+import { HOSTED_API_PATHS } from "./hosted-api-paths.js";
 import { exceedsJsonDepth } from "./json-depth.js";
 
 /** Options shared by both handlers. */
@@ -133,6 +134,22 @@ export function servesPath(path: string): boolean {
   return path.startsWith(PREFIX);
 }
 
+/**
+ * Why no row serves `path`: an operation of the hosted API that custodian does not serve yet (501, naming
+ * it), or a path that is no operation at all (404).
+ */
+function noOperation(path: string): CustodyError {
+  const tail = path.slice(PREFIX.length);
+  if (path.startsWith(PREFIX) && HOSTED_API_PATHS.has(tail)) {
+    return new CustodyError(
+      "UNIMPLEMENTED",
+      `custodian does not serve ${tail} yet: it is an operation of the hosted API that custodian has not implemented (the README lists those it serves)`,
+      { reason: "OPERATION_NOT_SERVED", operation: tail },
+    );
+  }
+  return new CustodyError("NOT_FOUND", `no operation at ${path}`, { reason: "UNKNOWN_PATH" });
+}
+
 /** Answers one request. Never throws: every failure becomes a JSON error response. */
 export async function respond(
   engine: CustodyEngine,
@@ -159,13 +176,7 @@ export async function respond(
       body: "",
     };
   }
-  if (!operation) {
-    return errorResponse(
-      new CustodyError("NOT_FOUND", `no operation at ${request.path}`, { reason: "UNKNOWN_PATH" }),
-      404,
-      cors,
-    );
-  }
+  if (!operation) return errorResponse(noOperation(request.path), undefined, cors);
   if (request.method !== "POST") {
     const error = new CustodyError("INVALID_ARGUMENT", `${request.method} is not allowed here; use POST`, {
       reason: "METHOD_NOT_ALLOWED",

@@ -71,9 +71,11 @@ export interface QueryContext {
   readonly services: EngineServices;
 }
 
+/** A row of the table that submits an activity (`/public/v1/submit/...`). */
 export interface ActivityOperation<
   M extends string = string,
   V extends readonly ActivityVersion[] = readonly ActivityVersion[],
+  R = unknown,
 > {
   readonly kind: "activity";
   /** Method name on `CustodyEngine`, as `@turnkey/http`'s `TurnkeyClient` names it. */
@@ -117,9 +119,10 @@ export interface ActivityOperation<
     context: ActivityContext,
     parameters: v.InferOutput<V[number]["parameters"]>,
     version: V[number],
-  ): Promise<Record<string, unknown>>;
+  ): Promise<R>;
 }
 
+/** A row of the table that reads (`/public/v1/query/...`). */
 export interface QueryOperation<M extends string = string, S extends AnySchema = AnySchema, R = unknown> {
   readonly kind: "query";
   readonly method: M;
@@ -127,18 +130,23 @@ export interface QueryOperation<M extends string = string, S extends AnySchema =
   readonly path: string;
   /** Schema of the whole request body (which names `organizationId`). */
   readonly request: S;
+  /** Answers the query from a read view. */
   handler(context: QueryContext, request: v.InferOutput<S>): Promise<R>;
 }
 
+/** Any row of the operation table. */
 export type Operation = ActivityOperation | QueryOperation;
 
-/** Declares an activity row, keeping its literal method name and versions. */
-export function defineActivity<const M extends string, const V extends readonly ActivityVersion[]>(
-  operation: Omit<ActivityOperation<M, V>, "kind" | "access" | "vote" | "handler"> & {
+/**
+ * Declares an activity row, keeping its literal method name and versions and its handler's result type
+ * (the value of the result member, which types the in-process method's `activity.result`).
+ */
+export function defineActivity<const M extends string, const V extends readonly ActivityVersion[], R>(
+  operation: Omit<ActivityOperation<M, V, R>, "kind" | "access" | "vote" | "handler"> & {
     access?: ActivityOperation["access"];
-    handler: NonNullable<ActivityOperation<M, V>["handler"]>;
+    handler: NonNullable<ActivityOperation<M, V, R>["handler"]>;
   },
-): ActivityOperation<M, V> {
+): ActivityOperation<M, V, R> {
   return { kind: "activity", access: "own", ...operation };
 }
 

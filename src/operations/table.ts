@@ -57,6 +57,7 @@ import {
   updateWebhookEndpoint,
 } from "./webhook-endpoints.js";
 
+/** Every operation custodian serves, in the order the docs list them. */
 export const OPERATIONS = [
   createSubOrganization,
   getWhoami,

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { CustodyError } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
   type ListOptions,
@@ -340,9 +340,20 @@ export class ReaderGate {
   }
 }
 
+/**
+ * The committed state of a {@link MemoryStore} at one moment, from {@link MemoryStore.snapshot}. Opaque: it
+ * can only be handed back to {@link MemoryStore.restore}.
+ */
+export class MemoryStoreSnapshot {
+  declare private readonly brand: never;
+}
+
+/** The state each snapshot holds, out of reach of anything but {@link MemoryStore}. */
+const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
+
 /** An in-memory {@link Store}. Data lives as long as the object. */
 export class MemoryStore implements Store {
-  private readonly state = new CommittedState();
+  private state = new CommittedState();
   private readonly readers = new ReaderGate();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -374,6 +385,33 @@ export class MemoryStore implements Store {
     } finally {
       this.readers.leave();
     }
+  }
+
+  /**
+   * The committed state as it is once the writes queued before this call have committed. Cheap: records
+   * are immutable once committed, so the snapshot shares them.
+   */
+  async snapshot(): Promise<MemoryStoreSnapshot> {
+    return this.transaction(async () => {
+      const snapshot = new MemoryStoreSnapshot();
+      snapshotStates.set(snapshot, this.state.clone());
+      return snapshot;
+    });
+  }
+
+  /**
+   * Puts back the state of an earlier {@link MemoryStore.snapshot}, after the writes queued before this call
+   * (and while no reader is open), so a test suite can rewind to a fixture between tests. The snapshot stays
+   * usable for further restores.
+   */
+  async restore(snapshot: MemoryStoreSnapshot): Promise<void> {
+    this.assertOpen();
+    const state = snapshotStates.get(snapshot);
+    if (!state) throw invalidArgument("not a snapshot of a MemoryStore", "snapshot");
+    const run = () => this.readers.whenIdle(() => (this.state = state.clone()));
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    await next;
   }
 
   async close(): Promise<void> {

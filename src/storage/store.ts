@@ -45,6 +45,7 @@ export interface ListOptions {
  * they may be the stored objects themselves, so a caller changes a record by putting a new one.
  */
 export interface StoreReader {
+  /** The record `id` of `collection`, or undefined. */
   get(collection: string, id: string): Promise<StoredRecord | undefined>;
   /** The id held by a unique index entry. */
   lookup(index: string, key: string): Promise<string | undefined>;
@@ -79,6 +80,7 @@ export interface Store {
 /** Thrown by `put` when a unique index key is held by another record. */
 export class UniqueKeyViolation extends Error {
   override readonly name = "UniqueKeyViolation";
+  /** `key` of `index` is held by the record `heldBy`. */
   constructor(
     readonly index: string,
     readonly key: string,

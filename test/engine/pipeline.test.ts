@@ -157,7 +157,11 @@ describe("the submit pipeline", () => {
       "parameters.rootQuorumThreshold",
     );
     await expectCustodyError(
-      root.createSubOrganization({ organizationId, type: "ACTIVITY_TYPE_CREATE_WALLET", parameters: good }),
+      root.createSubOrganization({
+        organizationId,
+        type: "ACTIVITY_TYPE_CREATE_WALLET",
+        parameters: good,
+      } as unknown as Parameters<typeof root.createSubOrganization>[0]),
       "INVALID_ARGUMENT",
       "type",
     );

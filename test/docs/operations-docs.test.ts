@@ -1,0 +1,39 @@
+/**
+ * What is generated from the operation table stays in step with it: the documented `OperationMethods`
+ * interface and the README's table of operations. On failure run `npm run generate:operations`.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  HOSTED_PATHS_FILE,
+  METHODS_FILE,
+  README_FILE,
+  readmeWithOperations,
+  renderHostedApiPaths,
+  renderOperationMethods,
+} from "../../scripts/operations-docs.js";
+import { OPERATIONS } from "../../src/index.js";
+
+describe("generated operation docs", () => {
+  it("src/engine/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
+    expect(readFileSync(METHODS_FILE, "utf8")).toBe(renderOperationMethods());
+  });
+
+  it("src/http/hosted-api-paths.ts lists the hosted API's paths (npm run generate:operations)", () => {
+    expect(readFileSync(HOSTED_PATHS_FILE, "utf8")).toBe(renderHostedApiPaths());
+  });
+
+  it("the README's operation table matches the table (npm run generate:operations)", () => {
+    const readme = readFileSync(README_FILE, "utf8");
+    expect(readme).toBe(readmeWithOperations(readme));
+  });
+
+  it("documents each method with its activity type and policy", () => {
+    const generated = renderOperationMethods();
+    for (const operation of OPERATIONS) {
+      expect(generated).toContain(`  ${operation.method}: OperationMethod<"${operation.method}">;`);
+      if (operation.kind === "activity") expect(generated).toContain(`Activity \`${operation.versions[0].type}\``);
+    }
+    expect(generated).toContain("Policy: resource `WALLET`, action `CREATE`.");
+  });
+});
