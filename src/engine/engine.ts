@@ -7,6 +7,7 @@
 import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
 import { CustodyError, invalidArgument } from "../errors.js";
+import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
 import type { ActivityOperation, Operation, QueryOperation } from "../operations/define.js";
 import { createOrganizationRecords } from "../operations/organizations.js";
@@ -207,6 +208,27 @@ export class CustodyEngine {
   async signerPublicKey(): Promise<string> {
     await this.#core.ready();
     return this.#core.services.enclaveSigner.publicKey();
+  }
+
+  /**
+   * The public key that signs this engine's session JWTs and OTP verification tokens: lowercase hex of the
+   * 65-byte uncompressed P-256 point. Pass it to `verifySessionJwtSignature` and
+   * `verifyOtpVerificationToken` of `@turnkey/crypto` as their override key. (OTP encryption target bundles
+   * are signed by the bundle signer: {@link CustodyEngine.signerPublicKey}.)
+   */
+  async tokenSignerPublicKey(): Promise<string> {
+    await this.#core.ready();
+    return this.#core.services.tokens.publicKey();
+  }
+
+  /**
+   * Host-level: the email and SMS messages the engine sent (one-time codes, email-auth links), oldest first,
+   * optionally only those to `to`: what tests and the dev server read instead of a mailbox. Empty when the
+   * host plugged its own `messageSender`, which then holds them.
+   */
+  outbox(to?: string): OutboxMessage[] {
+    const sender = this.#core.services.messages;
+    return sender instanceof MemoryOutbox ? sender.messages(to) : [];
   }
 
   /**

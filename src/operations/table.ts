@@ -35,6 +35,7 @@ import {
 } from "./private-key-tags.js";
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./sessions/login.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
@@ -121,6 +122,10 @@ export const OPERATIONS = [
   // Sign-in and sessions, export, import and deletion
   oauth,
   createReadWriteSession,
+  stampLogin,
+  oauthLogin,
+  otpLogin,
+  createReadOnlySession,
   exportWallet,
   exportWalletAccount,
   exportPrivateKey,
