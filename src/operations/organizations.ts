@@ -20,6 +20,7 @@ import { defineActivity, defineQuery } from "./define.js";
 import { renderPolicy } from "./policies.js";
 import { renderPrivateKey } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
+import { clientSignature, consumeToken, verificationTokenParam, verifySignupToken } from "./verification.js";
 import { renderWallet } from "./wallet-queries.js";
 import { createWalletRecords, walletParams } from "./wallets.js";
 
@@ -31,9 +32,9 @@ const subOrganizationFlags = {
   disableEmailAuth: v.optional(v.boolean()),
   disableSmsAuth: v.optional(v.boolean()),
   disableOtpEmailAuth: v.optional(v.boolean()),
-  // OTP verification tokens and their client signatures come from an OTP service this engine does not run.
-  verificationToken: v.optional(v.string()),
-  clientSignature: v.optional(v.unknown()),
+  // A verification token (`verify_otp`) proving a root user's contact, signed over by the key it binds.
+  verificationToken: v.optional(verificationTokenParam),
+  clientSignature: v.optional(clientSignature),
 };
 
 function subOrganizationParams<U extends typeof rootUserParamsV5 | typeof rootUserParamsV4>(rootUser: U) {
@@ -99,12 +100,14 @@ export const createSubOrganization = defineActivity({
       intent: "createSubOrganizationIntentV8",
       result: "createSubOrganizationResultV8",
       parameters: V8,
+      secretParameters: ["verificationToken"],
     },
     {
       type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
       intent: "createSubOrganizationIntentV7",
       result: "createSubOrganizationResultV7",
       parameters: V7,
+      secretParameters: ["verificationToken"],
     },
   ],
   policy: { resource: "ORGANIZATION", action: "CREATE" },
@@ -114,12 +117,18 @@ export const createSubOrganization = defineActivity({
         field: "organizationId",
       });
     }
-    if (params.verificationToken !== undefined || params.clientSignature !== undefined) {
-      throw invalidArgument(
-        "verificationToken and clientSignature need an OTP verification service, which this engine does not run",
-        params.verificationToken !== undefined ? "parameters.verificationToken" : "parameters.clientSignature",
-      );
+    if (params.verificationToken === undefined && params.clientSignature !== undefined) {
+      throw invalidArgument("a clientSignature goes with a verificationToken", "parameters.clientSignature");
     }
+    const verified =
+      params.verificationToken === undefined
+        ? undefined
+        : verifySignupToken(context, context.organization, params.verificationToken, params.clientSignature, {
+            emails: params.rootUsers.flatMap((user) => (user.userEmail === undefined ? [] : [user.userEmail])),
+            phoneNumbers: params.rootUsers.flatMap((user) =>
+              user.userPhoneNumber === undefined ? [] : [user.userPhoneNumber],
+            ),
+          });
     const settings: Record<string, boolean> = {};
     for (const flag of ["disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth"] as const) {
       if (params[flag] !== undefined) settings[flag] = params[flag];
@@ -135,6 +144,16 @@ export const createSubOrganization = defineActivity({
       },
       "parameters.",
     );
+    if (verified) {
+      await consumeToken(
+        context.data,
+        verified,
+        "USAGE_TYPE_SIGNUP",
+        organization.id,
+        context.now,
+        "parameters.verificationToken",
+      );
+    }
     const wallet =
       params.wallet && (await createWalletRecords(context, organization.id, params.wallet, "parameters.wallet."));
     return {

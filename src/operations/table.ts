@@ -17,6 +17,8 @@ import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet 
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
+import { initOtp, verifyOtp } from "./otp.js";
+import { emailAuth, initOtpAuth, otpAuth } from "./otp-auth.js";
 import {
   createPolicies,
   createPolicy,
@@ -49,6 +51,7 @@ import {
   updateUserName,
   updateUserPhoneNumber,
 } from "./users.js";
+import { listVerifiedSubOrgIds } from "./verified-suborgs.js";
 import { getWallet, getWalletAccount, getWalletAccounts, getWallets } from "./wallet-queries.js";
 import { createWallet, createWalletAccounts, updateWallet } from "./wallets.js";
 import {
@@ -126,6 +129,12 @@ export const OPERATIONS = [
   oauthLogin,
   otpLogin,
   createReadOnlySession,
+  initOtp,
+  verifyOtp,
+  initOtpAuth,
+  otpAuth,
+  emailAuth,
+  listVerifiedSubOrgIds,
   exportWallet,
   exportWalletAccount,
   exportPrivateKey,

@@ -184,3 +184,43 @@ export function assertClientSignature(
     });
   }
 }
+
+/** The contacts a sign-up names for its root users, in the shape a signup client signature lists them. */
+export interface SignupContacts {
+  emails: string[];
+  phoneNumbers: string[];
+}
+
+/**
+ * Checks a sign-up's verification token before its organization is created: issued for (a parent of) the
+ * organization, for a contact one of the root users holds, and, when the token bound a key, with a client
+ * signature by that key over this sign-up (`USAGE_TYPE_SIGNUP`). Returns the claims to spend once the
+ * organization exists.
+ */
+export function verifySignupToken(
+  context: Pick<ActivityContext, "services" | "now">,
+  organization: OrganizationRecord,
+  token: string,
+  signature: ClientSignature | undefined,
+  contacts: SignupContacts,
+): VerificationClaims {
+  const field = "parameters.verificationToken";
+  const claims = verifyTokenFor(context, organization, token, field);
+  const otpType = otpTypeOf(claims);
+  const held = otpType === "OTP_TYPE_SMS" ? contacts.phoneNumbers : contacts.emails;
+  if (!held.some((contact) => sameContact(otpType, contact, claims.contact))) {
+    throw new CustodyError("PERMISSION_DENIED", "the verification token verified a contact no root user holds", {
+      field,
+      reason: "VERIFICATION_TOKEN_CONTACT_MISMATCH",
+    });
+  }
+  if (signature !== undefined || claims.public_key !== "") {
+    assertClientSignature(
+      claims,
+      signature,
+      (message) => message.type === "USAGE_TYPE_SIGNUP",
+      "parameters.clientSignature",
+    );
+  }
+  return claims;
+}
