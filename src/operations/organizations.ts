@@ -17,6 +17,7 @@ import {
   type UserParams,
 } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
+import { renderInvitation } from "./invitations.js";
 import { renderPolicy } from "./policies.js";
 import { renderPrivateKey } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
@@ -193,7 +194,7 @@ async function renderOrganization(data: DataReader, organization: OrganizationRe
     users: await Promise.all(users.map((user) => renderUser(data, user))),
     policies: (await data.listAll("policies", organization.id)).map(renderPolicy),
     privateKeys: (await data.listAll("privateKeys", organization.id)).map(renderPrivateKey),
-    invitations: [],
+    invitations: (await data.listAll("invitations", organization.id)).map(renderInvitation),
     tags: (await data.listAll("tags", organization.id)).map(renderTag),
     rootQuorum,
     features: organization.features.map((feature) => ({ ...feature })),

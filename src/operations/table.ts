@@ -7,6 +7,7 @@
  */
 import { getActivities, getActivity } from "./activities.js";
 import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.js";
+import { createApiOnlyUsers } from "./api-only-users.js";
 import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import type { Operation } from "./define.js";
@@ -14,8 +15,10 @@ import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteW
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
+import { createInvitations, deleteInvitation } from "./invitations.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
+import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
 import { initOtp, verifyOtp } from "./otp.js";
 import { emailAuth, initOtpAuth, otpAuth } from "./otp-auth.js";
@@ -66,6 +69,10 @@ export const OPERATIONS = [
   getWhoami,
   getOrganization,
   listSubOrgIds,
+  updateOrganizationName,
+  getOrganizationConfigs,
+  createInvitations,
+  deleteInvitation,
   getActivity,
   getActivities,
   // Wallets and private keys
@@ -88,6 +95,7 @@ export const OPERATIONS = [
   signRawPayloadsOperation,
   // Users, credentials and user tags
   createUsers,
+  createApiOnlyUsers,
   updateUser,
   updateUserName,
   updateUserEmail,
