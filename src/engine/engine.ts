@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
+import type { VerificationClaims } from "../auth/token-signer.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
@@ -222,6 +223,17 @@ export class CustodyEngine {
   }
 
   /**
+   * Host-level: the claims of a verification token this engine issued, if it is unexpired; else
+   * `UNAUTHENTICATED` (`VERIFICATION_TOKEN_INVALID` or `_EXPIRED`). Nothing is spent: the auth proxy uses it
+   * to check that a look-up by email or phone is made by someone who proved that contact.
+   */
+  async verifyVerificationToken(token: string): Promise<VerificationClaims> {
+    const core = this.#core;
+    await core.ready();
+    return core.services.tokens.verifyVerification(token, core.clock(), "verificationToken");
+  }
+
+  /**
    * Host-level: the email and SMS messages the engine sent (one-time codes, email-auth links), oldest first,
    * optionally only those to `to`: what tests and the dev server read instead of a mailbox. Empty when the
    * host plugged its own `messageSender`, which then holds them.
@@ -291,7 +303,9 @@ export class CustodyEngine {
    */
   async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
     const core = this.#core;
-    const input = { ...request, now: core.clock(), relyingParty: core.services.webauthn };
+    await core.ready();
+    const { webauthn, tokens, oidc } = core.services;
+    const input = { ...request, now: core.clock(), relyingParty: webauthn, tokens, oidc };
     const { principal, signCountUpdate } = await core.store.read((reader) =>
       authenticate(new DataReader(reader), input),
     );

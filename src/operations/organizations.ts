@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from "valibot";
-import { credentialScope, type DataReader } from "../engine/data.js";
+import { credentialScope, type DataReader, INDEX } from "../engine/data.js";
 import type { OrganizationRecord, UserRecord } from "../engine/records.js";
 import { renderTag, renderUser } from "../engine/render.js";
 import { CustodyError, invalidArgument } from "../errors.js";
@@ -212,7 +212,22 @@ export const getOrganization = defineQuery({
   },
 });
 
-const SUBORG_FILTERS = ["NAME", "USERNAME", "EMAIL", "PHONE_NUMBER", "PUBLIC_KEY", "CREDENTIAL_ID"] as const;
+const SUBORG_FILTERS = [
+  "NAME",
+  "USERNAME",
+  "EMAIL",
+  "PHONE_NUMBER",
+  "PUBLIC_KEY",
+  "CREDENTIAL_ID",
+  "OIDC_TOKEN",
+] as const;
+
+/** The identity a verified `OIDC_TOKEN` filter value names. */
+interface OidcIdentity {
+  issuer: string;
+  audience: string;
+  subject: string;
+}
 
 /** Whether a sub-organization matches a `list_suborgs` filter. */
 async function matchesFilter(
@@ -220,10 +235,16 @@ async function matchesFilter(
   organization: OrganizationRecord,
   filterType: (typeof SUBORG_FILTERS)[number],
   value: string,
+  identity: OidcIdentity | undefined,
 ): Promise<boolean> {
   switch (filterType) {
     case "NAME":
       return organization.name === value;
+    case "OIDC_TOKEN": {
+      const { issuer, audience, subject } = identity as OidcIdentity;
+      const key = INDEX.oauthProviderByClaims(organization.id, issuer, audience, subject);
+      return (await data.lookup("oauthProviderByClaims", key)) !== undefined;
+    }
     case "PUBLIC_KEY":
     case "CREDENTIAL_ID": {
       const kind = filterType === "PUBLIC_KEY" ? "apiKey" : "authenticator";
@@ -256,6 +277,11 @@ export const listSubOrgIds = defineQuery({
         filterType === undefined ? "filterType" : "filterValue",
       );
     }
+    // A token filter is verified once: its signature proves the identity the sub-organizations are matched on.
+    const identity =
+      filterType === "OIDC_TOKEN"
+        ? await context.services.oidc.verify(filterValue as string, context.now, "filterValue")
+        : undefined;
     const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
     const { before, after } = request.paginationOptions ?? {};
     const organizationIds: string[] = [];
@@ -265,7 +291,7 @@ export const listSubOrgIds = defineQuery({
       const page = await data.list("organizations", organization.id, { after: cursor, before, limit: 100 });
       for (const sub of page) {
         if (organizationIds.length >= limit) break;
-        if (filterType === undefined || (await matchesFilter(data, sub, filterType, filterValue as string))) {
+        if (filterType === undefined || (await matchesFilter(data, sub, filterType, filterValue as string, identity))) {
           organizationIds.push(sub.id);
         }
       }
