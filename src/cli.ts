@@ -39,6 +39,10 @@ const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data .
                      let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
                      (local development; by default only https URLs of public hosts are accepted)
 
+The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
+become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
+messages at GET /dev/outbox: no mail or SMS leaves the machine.
+
 The server prints its bundle signer's public key and writes it to root-api-key.json as signerPublicKey:
 clients pass it as dangerouslyOverrideSignerPublicKey to open export bundles and seal imports.
 `;
