@@ -14,7 +14,8 @@ import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
 import type { OidcIssuerConfig, OidcIssuers } from "./auth/oidc.js";
 import { CustodyEngine } from "./engine/engine.js";
 import { CustodyError } from "./errors.js";
-import { createHttpHandler } from "./http/index.js";
+import { createAuthProxyHandler, createHttpHandler } from "./http/index.js";
+import { MemoryOutbox } from "./messages/outbox.js";
 import { FileStore } from "./storage/file/index.js";
 import { MemoryStore } from "./storage/memory.js";
 import type { Store } from "./storage/store.js";
@@ -40,9 +41,16 @@ const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data .
   --request-lifetime how old a signed submission's timestampMs may be: 90s, 30m, 24h, 2d (default 1h, as
                      Turnkey's FAQ; its offline-signing example speaks of 24h)
 
+The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
+become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
+messages at GET /dev/outbox: no mail or SMS leaves the machine.
+
 The server prints its bundle signer's public key and writes it to root-api-key.json as signerPublicKey:
 clients pass it as dangerouslyOverrideSignerPublicKey to open export bundles and seal imports.
 `;
+
+/** The local development route listing the messages the engine sent (codes included). */
+const OUTBOX_PATH = "/dev/outbox";
 
 /** What `<data>/root-api-key.json` holds. `apiPrivateKey` only when the server generated the key. */
 interface RootCredentials {
@@ -182,8 +190,14 @@ async function serve(argv: string[]): Promise<void> {
   const dataDirectory = resolve(values.data);
   mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
   const { store, keyEncryptionKey, description } = await openStorage(dataDirectory, values.memory);
+  // Development only: each one-time code is printed, so a developer can log in without a mail server.
+  const outbox = new MemoryOutbox({
+    onMessage: (message) =>
+      console.log(`outbox: ${message.channel} to ${message.to}${message.otpCode ? ` code ${message.otpCode}` : ""}`),
+  });
   const engine = new CustodyEngine({
     store,
+    messageSender: outbox,
     keyEncryptionKey,
     webauthn: { rpId: values["rp-id"], origins: values.origin },
     oidcIssuers: oidcIssuersOf(values["oidc-issuer"]),
@@ -201,9 +215,21 @@ async function serve(argv: string[]): Promise<void> {
     });
   }
 
-  const server = createServer(
-    createHttpHandler(engine, { onError: (error) => console.error("custodian: internal error", error) }),
-  );
+  const onError = (error: unknown) => console.error("custodian: internal error", error);
+  const api = createHttpHandler(engine, { onError });
+  const authProxy = createAuthProxyHandler(engine, {
+    organizationId: credentials.organizationId,
+    userId: credentials.userId,
+    onError,
+  });
+  const server = createServer((req, res) => {
+    if (req.method === "GET" && req.url?.split("?")[0] === OUTBOX_PATH) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ messages: engine.outbox() }));
+      return;
+    }
+    authProxy(req, res, () => api(req, res));
+  });
   await new Promise<void>((ready, fail) => {
     server.once("error", fail);
     server.listen(port, values.host, ready);
@@ -234,6 +260,7 @@ async function serve(argv: string[]): Promise<void> {
     `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${signerPublicKey}"`,
   );
   console.log(`signed requests are valid for ${values["request-lifetime"]} after their timestampMs`);
+  console.log(`auth proxy on http://${host}:${address.port} (authProxyUrl); outbox at ${OUTBOX_PATH}`);
   console.log(`storage: ${description}`);
 }
 

@@ -44,6 +44,14 @@ export {
   type RpcStatus,
   type WireErrorDetail,
 } from "./errors.js";
+export {
+  MemoryOutbox,
+  type MemoryOutboxOptions,
+  type MessageChannel,
+  type MessageSender,
+  type OutboxMessage,
+  type OutgoingMessage,
+} from "./messages/outbox.js";
 export type { ActivityOperation, Operation, QueryOperation } from "./operations/define.js";
 export { OPERATIONS, operationByUrlPath, urlPathOf } from "./operations/table.js";
 export { MemoryStore, MemoryStoreSnapshot } from "./storage/memory.js";

@@ -13,8 +13,11 @@ import { credentialScope, type DataReader, type DataWriter, invariant } from "..
 import type { Principal } from "../engine/principal.js";
 import type { CredentialLocationRecord } from "../engine/records.js";
 import { CustodyError } from "../errors.js";
+import { authenticateAttested, authenticateSession } from "./attested.js";
 import { isApiKeyExpired } from "./credential-state.js";
+import type { OidcVerifier } from "./oidc.js";
 import type { WebauthnRelyingParty } from "./relying-party.js";
+import type { TokenSigner } from "./token-signer.js";
 
 /** The stamp headers of a request, each present at most once. */
 export interface RequestStamps {
@@ -22,6 +25,10 @@ export interface RequestStamps {
   apiKey?: string;
   /** `X-Stamp-Webauthn` (passkey). */
   webauthn?: string;
+  /** `X-Stamp-Attested` (a key vouched for by a verification or OIDC token). */
+  attested?: string;
+  /** `X-Session` (a read-only session JWT; used only when no stamp is present). */
+  session?: string;
 }
 
 export interface AuthenticationInput {
@@ -33,6 +40,10 @@ export interface AuthenticationInput {
   now: number;
   /** Where passkeys are scoped: the relying-party id and each organization's allowed origins. */
   relyingParty: WebauthnRelyingParty;
+  /** Checks verification tokens and session JWTs. */
+  tokens: TokenSigner;
+  /** Checks OIDC tokens of attested stamps. */
+  oidc: OidcVerifier;
 }
 
 /**
@@ -214,12 +225,18 @@ export async function recordSignCount(data: DataWriter, update: SignCountUpdate)
 
 /** Authenticates a request by its stamp. Every refusal is `UNAUTHENTICATED` with a Turnkey reason. */
 export async function authenticate(data: DataReader, input: AuthenticationInput): Promise<Authentication> {
-  const { apiKey, webauthn } = input.stamps;
-  if (apiKey !== undefined && webauthn !== undefined) {
-    throw unauthenticated("a request carries one stamp: X-Stamp or X-Stamp-Webauthn, not both", "MALFORMED_STAMP");
+  const { apiKey, webauthn, attested, session } = input.stamps;
+  if ([apiKey, webauthn, attested].filter((stamp) => stamp !== undefined).length > 1) {
+    throw unauthenticated(
+      "a request carries one stamp: X-Stamp, X-Stamp-Webauthn or X-Stamp-Attested",
+      "MALFORMED_STAMP",
+    );
   }
   if (apiKey !== undefined) return { principal: await authenticateApiKey(data, apiKey, input) };
   if (webauthn !== undefined) return authenticateWebauthn(data, webauthn, input);
+  if (attested !== undefined) return { principal: await authenticateAttested(data, attested, input) };
+  // sdk-browser sends X-Session beside a stamp when it has both; the stamp then speaks for the request.
+  if (session !== undefined) return { principal: await authenticateSession(data, session, input) };
   throw unauthenticated(
     "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)",
     "MISSING_STAMP",

@@ -6,7 +6,9 @@
  */
 import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
+import { TokenSigner } from "../auth/token-signer.js";
 import { invalidArgument } from "../errors.js";
+import { MemoryOutbox, type MessageSender } from "../messages/outbox.js";
 import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
 import type { WebhookDeliverySettings } from "../webhooks/retry.js";
@@ -76,6 +78,17 @@ export interface CustodyEngineOptions {
   webhookDelivery?: Partial<WebhookDeliverySettings>;
   /** Told about unexpected failures of the webhook dispatcher (a failing store), for the host's logs. */
   onWebhookError?: (error: unknown) => void;
+  /**
+   * The 32-byte P-256 key that signs session JWTs and OTP verification tokens. When omitted, one is
+   * generated on first use and kept in the store, sealed. Clients verify tokens against
+   * {@link CustodyEngine.tokenSignerPublicKey}.
+   */
+  sessionSigningKey?: Uint8Array;
+  /**
+   * Where one-time codes and email-auth links go: the host's mail or SMS service. Default: an in-memory
+   * {@link MemoryOutbox}, read with {@link CustodyEngine.outbox} (nothing leaves the process).
+   */
+  messageSender?: MessageSender;
 }
 
 /** A duration option: a whole number of milliseconds, at least one; `fallback` when absent. */
@@ -121,6 +134,8 @@ export class EngineCore implements PipelineCore {
       oidc: new OidcVerifier(options.oidcIssuers),
       enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),
       webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
+      tokens: new TokenSigner(options.sessionSigningKey, this.random),
+      messages: options.messageSender ?? new MemoryOutbox(),
     };
     this.webhooks = new Webhooks(
       {
@@ -159,6 +174,7 @@ export class EngineCore implements PipelineCore {
   async ready(): Promise<void> {
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
+    await this.services.tokens.open(this.store, this.services.secrets);
     this.webhooks.start();
   }
 }

@@ -95,6 +95,10 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   webhookDeliveries: (d) => ({ scope: d.organizationId }),
   webhookQueue: () => ({ scope: WEBHOOK_QUEUE_SCOPE }),
   webhookAttempts: (a) => ({ scope: a.eventId }),
+  otps: (o) => ({ scope: o.organizationId }),
+  verificationTokenUses: (u) => ({ scope: u.tokenId }),
+  verifiedContacts: (c) => ({ scope: c.organizationId }),
+  invitations: (i) => ({ scope: i.organizationId }),
   meta: () => ({ scope: META_SCOPE }),
 };
 

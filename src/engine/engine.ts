@@ -6,7 +6,9 @@
  */
 import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
+import type { VerificationClaims } from "../auth/token-signer.js";
 import { CustodyError, invalidArgument } from "../errors.js";
+import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { rootUserParamsV5 } from "../operations/credentials.js";
 import type { Operation } from "../operations/define.js";
 import { createOrganizationRecords } from "../operations/organizations.js";
@@ -191,6 +193,38 @@ export class CustodyEngine {
   }
 
   /**
+   * The public key that signs this engine's session JWTs and OTP verification tokens: lowercase hex of the
+   * 65-byte uncompressed P-256 point. Pass it to `verifySessionJwtSignature` and
+   * `verifyOtpVerificationToken` of `@turnkey/crypto` as their override key. (OTP encryption target bundles
+   * are signed by the bundle signer: {@link CustodyEngine.signerPublicKey}.)
+   */
+  async tokenSignerPublicKey(): Promise<string> {
+    await this.#core.ready();
+    return this.#core.services.tokens.publicKey();
+  }
+
+  /**
+   * Host-level: the claims of a verification token this engine issued, if it is unexpired; else
+   * `UNAUTHENTICATED` (`VERIFICATION_TOKEN_INVALID` or `_EXPIRED`). Nothing is spent: the auth proxy uses it
+   * to check that a look-up by email or phone is made by someone who proved that contact.
+   */
+  async verifyVerificationToken(token: string): Promise<VerificationClaims> {
+    const core = this.#core;
+    await core.ready();
+    return core.services.tokens.verifyVerification(token, core.clock(), "verificationToken");
+  }
+
+  /**
+   * Host-level: the email and SMS messages the engine sent (one-time codes, email-auth links), oldest first,
+   * optionally only those to `to`: what tests and the dev server read instead of a mailbox. Empty when the
+   * host plugged its own `messageSender`, which then holds them.
+   */
+  outbox(to?: string): OutboxMessage[] {
+    const sender = this.#core.services.messages;
+    return sender instanceof MemoryOutbox ? sender.messages(to) : [];
+  }
+
+  /**
    * Host-level bootstrap: creates a top-level organization with its root users and their credentials.
    * Not an activity (there is no one to stamp it yet); everything after it is.
    */
@@ -251,7 +285,9 @@ export class CustodyEngine {
    */
   async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
     const core = this.#core;
-    const input = { ...request, now: core.clock(), relyingParty: core.services.webauthn };
+    await core.ready();
+    const { webauthn, tokens, oidc } = core.services;
+    const input = { ...request, now: core.clock(), relyingParty: webauthn, tokens, oidc };
     const { principal, signCountUpdate } = await core.store.read((reader) =>
       authenticate(new DataReader(reader), input),
     );

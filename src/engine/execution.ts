@@ -63,6 +63,8 @@ export interface Execution {
   readonly organization: OrganizationRecord;
   readonly activityId: string;
   readonly now: number;
+  /** Collects the writes the handler wants kept should the activity fail (see `ActivityContext.keepOnFailure`). */
+  readonly failureWrites?: ((data: DataWriter) => Promise<void>)[];
 }
 
 /** Runs the row's handler in `data`'s transaction and returns the activity's `result` (`{<member>: ...}`). */
@@ -84,6 +86,9 @@ export async function execute(
     newId: () => core.ids.next(),
     random: core.random,
     services: core.services,
+    keepOnFailure: (write) => {
+      run.failureWrites?.push(write);
+    },
   };
   const result = await operation.handler(context, run.parameters, version);
   return version.result === null ? null : { [version.result]: result };

@@ -4,11 +4,16 @@
  *
  * @module
  */
+import type { VerificationClaims } from "../auth/token-signer.js";
 
 /** How the principal proved itself for this request. */
 export interface StampCredential {
-  kind: "apiKey" | "authenticator" | "inProcess";
-  /** The API key or authenticator id; null in-process. */
+  /**
+   * `attested`: an `X-Stamp-Attested` stamp (a verification or OIDC token and a signature by the key it
+   * binds); `session`: a read-only session JWT in `X-Session`.
+   */
+  kind: "apiKey" | "authenticator" | "inProcess" | "attested" | "session";
+  /** The API key or authenticator id, or the verification token's id; null in-process. */
   id: string | null;
   /** The public key (hex) or credential id that signed; empty in-process. */
   publicKey: string;
@@ -18,6 +23,8 @@ export interface StampCredential {
   signature: string;
   /** `v1CredentialType` of the credential, for policies (`credentials[0].type`). */
   type: string;
+  /** For an attested stamp carrying an OTP verification token: its claims (the log-in spends the token). */
+  verification?: VerificationClaims;
 }
 
 /** An authenticated caller. */

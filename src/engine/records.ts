@@ -135,7 +135,7 @@ export interface VoteRecord {
 
 /** Which credential cast a vote (`StampCredential` without the stamp itself). */
 export interface VoteCredential {
-  kind: "apiKey" | "authenticator" | "inProcess";
+  kind: "apiKey" | "authenticator" | "inProcess" | "attested" | "session";
   /** The API key or authenticator id; null in-process. */
   id: string | null;
   /** `v1CredentialType`, e.g. `CREDENTIAL_TYPE_API_KEY_P256`. */
@@ -384,6 +384,71 @@ export interface WebhookAttemptRecord {
   durationMs: number;
 }
 
+/** `OTP_TYPE_EMAIL` or `OTP_TYPE_SMS`: where a one-time code goes and which contact a token verifies. */
+export type OtpType = "OTP_TYPE_EMAIL" | "OTP_TYPE_SMS";
+
+/**
+ * A one-time code sent by `init_otp` / `init_otp_auth` (or the link of `email_auth`), waiting to be verified.
+ * The code itself is sealed; wrong attempts are counted (in a transaction of their own, so a failed
+ * verification still counts) and the record is consumed by the first right one.
+ */
+export interface OtpRecord {
+  /** The `otpId` handed to the client. */
+  id: string;
+  organizationId: string;
+  /** `verification` for `init_otp` (ends in a verification token), `auth` for `init_otp_auth` (a credential bundle). */
+  purpose: "verification" | "auth";
+  otpType: OtpType;
+  /** The email address or E.164 phone number the code went to, as given. */
+  contact: string;
+  /** The code, sealed for `otp:<id>:code`. */
+  sealedCode: string;
+  /** The private key of the `otpEncryptionTargetBundle` (V2 verification), sealed for `otp:<id>:target`. */
+  sealedTargetKey: string | null;
+  /** Wrong codes tried so far. */
+  attempts: number;
+  expiresAtMs: number;
+  /** Set when a right code was presented: the code is single-use. */
+  consumed: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** That a verification token was used for `usage` (`USAGE_TYPE_SIGNUP` or `USAGE_TYPE_LOGIN`): each only once. */
+export interface VerificationTokenUseRecord {
+  /** `<token id>:<usage>`. */
+  id: string;
+  tokenId: string;
+  usage: string;
+  /** When the token itself expires: the record is useless after that. */
+  tokenExpiresAtMs: number;
+  createdAtMs: number;
+}
+
+/** A contact of an organization's user that a consumed verification token proved (`list_verified_suborgs`). */
+export interface VerifiedContactRecord {
+  /** `verifiedContactId(organizationId, otpType, contact)`. */
+  id: string;
+  organizationId: string;
+  otpType: OtpType;
+  contact: string;
+  createdAtMs: number;
+}
+
+/** An invitation of an organization (`v1Invitation`). */
+export interface InvitationRecord {
+  id: string;
+  organizationId: string;
+  receiverUserName: string;
+  receiverEmail: string;
+  receiverUserTags: string[];
+  accessType: string;
+  senderUserId: string;
+  status: "INVITATION_STATUS_CREATED" | "INVITATION_STATUS_ACCEPTED" | "INVITATION_STATUS_REVOKED";
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
 export interface MetaRecord {
   id: string;
@@ -412,6 +477,10 @@ export interface Collections {
   webhookDeliveries: WebhookDeliveryRecord;
   webhookQueue: WebhookQueueRecord;
   webhookAttempts: WebhookAttemptRecord;
+  otps: OtpRecord;
+  verificationTokenUses: VerificationTokenUseRecord;
+  verifiedContacts: VerifiedContactRecord;
+  invitations: InvitationRecord;
   meta: MetaRecord;
 }
 

@@ -5,6 +5,8 @@
  */
 import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
+import type { TokenSigner } from "../auth/token-signer.js";
+import type { MessageSender } from "../messages/outbox.js";
 import type { WebhookUrlRules } from "../webhooks/url-policy.js";
 import type { EnclaveSigner } from "./enclave-signer.js";
 import type { KeyCache } from "./key-cache.js";
@@ -29,4 +31,8 @@ export interface EngineServices {
   readonly enclaveSigner: EnclaveSigner;
   /** What webhook URLs (endpoints, `FEATURE_NAME_WEBHOOK`) must satisfy. */
   readonly webhookUrls: WebhookUrlRules;
+  /** Signs and checks session JWTs and OTP verification tokens with the engine's token key. */
+  readonly tokens: TokenSigner;
+  /** Delivers one-time codes and email-auth links (the in-memory outbox unless the host plugs a sender). */
+  readonly messages: MessageSender;
 }

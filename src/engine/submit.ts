@@ -25,7 +25,7 @@ import type { KeyedLock } from "./keyed-lock.js";
 import { assertLive } from "./liveness.js";
 import type { Principal } from "./principal.js";
 import type { Clock, RandomSource } from "./random.js";
-import type { ActivityRecord, PolicyEvaluationRecord } from "./records.js";
+import type { ActivityRecord, PolicyEvaluationRecord, VoteSelection } from "./records.js";
 import { renderActivity } from "./render.js";
 import type { EngineServices } from "./services.js";
 import { parseWith } from "./validate.js";
@@ -123,6 +123,49 @@ function replayFailure(activity: ActivityRecord): CustodyError {
   });
 }
 
+/** What stored records hold in place of a secret. */
+export const REDACTED = "<redacted>";
+
+/** `members` with the secret ones (`names`) replaced by {@link REDACTED}. */
+function redactMembers(members: unknown, names: readonly string[] | undefined): unknown {
+  if (!names?.length || members === null || typeof members !== "object") return members;
+  const copy: Record<string, unknown> = { ...(members as Record<string, unknown>) };
+  for (const name of names) if (copy[name] !== undefined) copy[name] = REDACTED;
+  return copy;
+}
+
+/** The body a vote records: the exact text, unless secret parameters must be blanked out of it. */
+function redactedBody(bodyText: string, names: readonly string[] | undefined): string {
+  if (!names?.length) return bodyText;
+  const body = JSON.parse(bodyText) as Record<string, unknown>;
+  return JSON.stringify({ ...body, parameters: redactMembers(body.parameters, names) });
+}
+
+function redactResult(
+  result: Record<string, unknown> | null,
+  version: ActivityVersion,
+): Record<string, unknown> | null {
+  if (result === null || version.result === null || !version.secretResults?.length) return result;
+  return { [version.result]: redactMembers(result[version.result], version.secretResults) };
+}
+
+/**
+ * Token-based principals act only where their row allows: an attested stamp (a verification or OIDC token)
+ * only logs in, and a read-only session submits nothing.
+ */
+export function assertStampAccepted(principal: Principal, operation: ActivityOperation): void {
+  const { kind } = principal.credential;
+  if (kind === "session" || (kind === "attested" && !operation.acceptsAttestedStamp)) {
+    throw new CustodyError(
+      "PERMISSION_DENIED",
+      kind === "session"
+        ? "a read-only session cannot submit activities"
+        : `an X-Stamp-Attested stamp can only log in (stamp_login), not ${operation.path}`,
+      { reason: "STAMP_NOT_ACCEPTED" },
+    );
+  }
+}
+
 /** Runs one submission through the pipeline and returns the wire response. */
 export async function submitActivity(core: PipelineCore, submission: Submission): Promise<ActivityResponse> {
   const { operation, bodyText, principal } = submission;
@@ -143,8 +186,13 @@ export async function submitActivity(core: PipelineCore, submission: Submission)
     now,
   };
   return core.fingerprints.run(accepted.fingerprint, () =>
-    operation.vote === undefined ? runActivity(core, accepted) : castVote(core, accepted, operation.vote),
+    operation.vote === undefined ? runActivity(core, accepted) : castVoteAccepted(core, accepted, operation.vote),
   );
+}
+
+function castVoteAccepted(core: PipelineCore, accepted: AcceptedSubmission, selection: VoteSelection) {
+  assertStampAccepted(accepted.principal, accepted.operation);
+  return castVote(core, accepted, selection);
 }
 
 /** The answer to a body seen before: the same activity, or the same failure. */
@@ -164,6 +212,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
   const { operation, version, parameters, principal, fingerprint, now } = submission;
   // Set once the activity exists in principle: from then on a failure is recorded, not just thrown.
   let failed: { draft: ActivityRecord; evaluation?: PolicyEvaluationRecord } | undefined;
+  const failureWrites: ((data: DataWriter) => Promise<void>)[] = [];
   try {
     return await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
@@ -177,15 +226,17 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const organization = actingOrganization(principal, named, principalOrganization, operation.access);
       await data.require("users", principal.userId, "user");
       await assertCredentialCurrent(data, principal, now);
+      assertStampAccepted(principal, operation);
 
-      const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", submission.bodyText, core.ids.next(), now);
+      const message = redactedBody(submission.bodyText, version.secretParameters);
+      const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", message, core.ids.next(), now);
       const draft: ActivityRecord = {
         id: core.ids.next(),
         organizationId: organization.id,
         status: "ACTIVITY_STATUS_CREATED",
         type: version.type,
         operation: operation.path,
-        intent: { [version.intent]: parameters },
+        intent: { [version.intent]: redactMembers(parameters, version.secretParameters) },
         result: null,
         votes: [vote],
         fingerprint,
@@ -213,13 +264,26 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       if (decision.outcome === "DENY") throw denialError(draft, decision);
 
       let activity: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
+      let answered = activity;
       if (decision.outcome === "ALLOW") {
-        const run = { operation, version, parameters, principal, organization, activityId: draft.id, now };
-        activity = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result: await execute(core, data, run) };
+        const run = {
+          operation,
+          version,
+          parameters,
+          principal,
+          organization,
+          activityId: draft.id,
+          now,
+          failureWrites,
+        };
+        const result = await execute(core, data, run);
+        answered = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
+        activity = { ...answered, result: redactResult(result, version) };
       }
       await data.put("activities", activity);
       await data.put("policyEvaluations", evaluation);
-      return { activity: await renderActivity(data, activity, { userId: principal.userId, now }) };
+      // Secret result members (a session JWT) reach the submitter in this response only.
+      return { activity: await renderActivity(data, answered, { userId: principal.userId, now }) };
     });
   } catch (thrown) {
     if (!failed) throw thrown;
@@ -232,6 +296,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       if ((await data.lookup("activityByFingerprint", fingerprint)) !== undefined) return;
       await data.put("activities", activity);
       if (evaluation) await data.put("policyEvaluations", evaluation);
+      for (const write of failureWrites) await write(data);
     });
     throw new CustodyError(
       error.code,

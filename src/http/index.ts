@@ -3,6 +3,8 @@
  *
  * @module custodian/http
  */
+
+export { AUTH_PROXY_PATHS, type AuthProxyOptions, createAuthProxyHandler } from "./auth-proxy.js";
 export { createFetchHandler } from "./fetch.js";
 export { createHttpHandler, type NodeHttpHandler } from "./node.js";
 export type { HttpAdapterOptions } from "./respond.js";

@@ -41,7 +41,7 @@ export interface AdapterResponse {
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_JSON_DEPTH = 64;
 const PREFIX = "/public/v1/";
-const ALLOWED_HEADERS = "Content-Type, X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested, X-Client-Version";
+const ALLOWED_HEADERS = "Content-Type, X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested, X-Session, X-Client-Version";
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): AdapterResponse {
   return { status, headers: { "content-type": "application/json", ...extra }, body: JSON.stringify(body) };
@@ -193,7 +193,12 @@ export async function respond(
   }
   try {
     const { text, body } = parseBody(request.body, options);
-    const stamps = { apiKey: single(request, "x-stamp"), webauthn: single(request, "x-stamp-webauthn") };
+    const stamps = {
+      apiKey: single(request, "x-stamp"),
+      webauthn: single(request, "x-stamp-webauthn"),
+      attested: single(request, "x-stamp-attested"),
+      session: single(request, "x-session"),
+    };
     const organizationId = body.organizationId;
     if (typeof organizationId !== "string" || organizationId === "") {
       throw new CustodyError("INVALID_ARGUMENT", "organizationId: expected a non-empty string", {

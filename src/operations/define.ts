@@ -25,6 +25,16 @@ export interface ActivityVersion<S extends AnySchema = AnySchema> {
   readonly result: string | null;
   /** Schema of `parameters` in this version. */
   readonly parameters: S;
+  /**
+   * Parameter members that carry secrets (one-time codes, verification tokens): the stored intent and the
+   * submitter's vote message keep `<redacted>` in their place, so no activity record holds them.
+   */
+  readonly secretParameters?: readonly string[];
+  /**
+   * Result members that carry secrets (session JWTs, verification tokens): returned in the response to the
+   * submission only, and stored as `<redacted>`.
+   */
+  readonly secretResults?: readonly string[];
 }
 
 /** Policy resource and action of an activity (the policy spec's table). */
@@ -45,6 +55,11 @@ export interface ActivityContext {
   readonly newId: () => string;
   readonly random: RandomSource;
   readonly services: EngineServices;
+  /**
+   * Registers writes that must persist even if the activity fails (a wrong one-time code still counts as an
+   * attempt). They run in the transaction that records the FAILED activity, and not at all on success.
+   */
+  readonly keepOnFailure: (write: (data: DataWriter) => Promise<void>) => void;
 }
 
 /** What a row's `policyTarget` can reach: the transaction's reads, the organization and the submitter. */
@@ -100,6 +115,11 @@ export interface ActivityOperation<
    * credentials may act on a sub-organization, as for the authentication activities).
    */
   readonly access: SubmitAccess;
+  /**
+   * Whether a principal authenticated by `X-Stamp-Attested` (a verification or OIDC token) may submit it:
+   * only the log-in that turns such a token into a session (`stamp_login`).
+   */
+  readonly acceptsAttestedStamp?: boolean;
   /**
    * The target the activity names, for the policy context: the wallet, account or private key it signs
    * with or exports, and its parsed payload (`eth`, `solana`, ...). Absent when the activity names none.

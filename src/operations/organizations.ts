@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from "valibot";
-import { credentialScope, type DataReader } from "../engine/data.js";
+import { credentialScope, type DataReader, INDEX } from "../engine/data.js";
 import type { OrganizationRecord, UserRecord } from "../engine/records.js";
 import { renderTag, renderUser } from "../engine/render.js";
 import { CustodyError, invalidArgument } from "../errors.js";
@@ -17,9 +17,11 @@ import {
   type UserParams,
 } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
+import { renderInvitation } from "./invitations.js";
 import { renderPolicy } from "./policies.js";
 import { renderPrivateKey } from "./private-keys.js";
 import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
+import { clientSignature, consumeToken, verificationTokenParam, verifySignupToken } from "./verification.js";
 import { renderWallet } from "./wallet-queries.js";
 import { createWalletRecords, walletParams } from "./wallets.js";
 
@@ -31,9 +33,9 @@ const subOrganizationFlags = {
   disableEmailAuth: v.optional(v.boolean()),
   disableSmsAuth: v.optional(v.boolean()),
   disableOtpEmailAuth: v.optional(v.boolean()),
-  // OTP verification tokens and their client signatures come from an OTP service this engine does not run.
-  verificationToken: v.optional(v.string()),
-  clientSignature: v.optional(v.unknown()),
+  // A verification token (`verify_otp`) proving a root user's contact, signed over by the key it binds.
+  verificationToken: v.optional(verificationTokenParam),
+  clientSignature: v.optional(clientSignature),
 };
 
 function subOrganizationParams<U extends typeof rootUserParamsV5 | typeof rootUserParamsV4>(rootUser: U) {
@@ -99,12 +101,14 @@ export const createSubOrganization = defineActivity({
       intent: "createSubOrganizationIntentV8",
       result: "createSubOrganizationResultV8",
       parameters: V8,
+      secretParameters: ["verificationToken"],
     },
     {
       type: "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
       intent: "createSubOrganizationIntentV7",
       result: "createSubOrganizationResultV7",
       parameters: V7,
+      secretParameters: ["verificationToken"],
     },
   ],
   policy: { resource: "ORGANIZATION", action: "CREATE" },
@@ -114,12 +118,18 @@ export const createSubOrganization = defineActivity({
         field: "organizationId",
       });
     }
-    if (params.verificationToken !== undefined || params.clientSignature !== undefined) {
-      throw invalidArgument(
-        "verificationToken and clientSignature need an OTP verification service, which this engine does not run",
-        params.verificationToken !== undefined ? "parameters.verificationToken" : "parameters.clientSignature",
-      );
+    if (params.verificationToken === undefined && params.clientSignature !== undefined) {
+      throw invalidArgument("a clientSignature goes with a verificationToken", "parameters.clientSignature");
     }
+    const verified =
+      params.verificationToken === undefined
+        ? undefined
+        : verifySignupToken(context, context.organization, params.verificationToken, params.clientSignature, {
+            emails: params.rootUsers.flatMap((user) => (user.userEmail === undefined ? [] : [user.userEmail])),
+            phoneNumbers: params.rootUsers.flatMap((user) =>
+              user.userPhoneNumber === undefined ? [] : [user.userPhoneNumber],
+            ),
+          });
     const settings: Record<string, boolean> = {};
     for (const flag of ["disableEmailRecovery", "disableEmailAuth", "disableSmsAuth", "disableOtpEmailAuth"] as const) {
       if (params[flag] !== undefined) settings[flag] = params[flag];
@@ -135,6 +145,16 @@ export const createSubOrganization = defineActivity({
       },
       "parameters.",
     );
+    if (verified) {
+      await consumeToken(
+        context.data,
+        verified,
+        "USAGE_TYPE_SIGNUP",
+        organization.id,
+        context.now,
+        "parameters.verificationToken",
+      );
+    }
     const wallet =
       params.wallet && (await createWalletRecords(context, organization.id, params.wallet, "parameters.wallet."));
     return {
@@ -174,7 +194,7 @@ async function renderOrganization(data: DataReader, organization: OrganizationRe
     users: await Promise.all(users.map((user) => renderUser(data, user))),
     policies: (await data.listAll("policies", organization.id)).map(renderPolicy),
     privateKeys: (await data.listAll("privateKeys", organization.id)).map(renderPrivateKey),
-    invitations: [],
+    invitations: (await data.listAll("invitations", organization.id)).map(renderInvitation),
     tags: (await data.listAll("tags", organization.id)).map(renderTag),
     rootQuorum,
     features: organization.features.map((feature) => ({ ...feature })),
@@ -192,7 +212,22 @@ export const getOrganization = defineQuery({
   },
 });
 
-const SUBORG_FILTERS = ["NAME", "USERNAME", "EMAIL", "PHONE_NUMBER", "PUBLIC_KEY", "CREDENTIAL_ID"] as const;
+const SUBORG_FILTERS = [
+  "NAME",
+  "USERNAME",
+  "EMAIL",
+  "PHONE_NUMBER",
+  "PUBLIC_KEY",
+  "CREDENTIAL_ID",
+  "OIDC_TOKEN",
+] as const;
+
+/** The identity a verified `OIDC_TOKEN` filter value names. */
+interface OidcIdentity {
+  issuer: string;
+  audience: string;
+  subject: string;
+}
 
 /** Whether a sub-organization matches a `list_suborgs` filter. */
 async function matchesFilter(
@@ -200,10 +235,16 @@ async function matchesFilter(
   organization: OrganizationRecord,
   filterType: (typeof SUBORG_FILTERS)[number],
   value: string,
+  identity: OidcIdentity | undefined,
 ): Promise<boolean> {
   switch (filterType) {
     case "NAME":
       return organization.name === value;
+    case "OIDC_TOKEN": {
+      const { issuer, audience, subject } = identity as OidcIdentity;
+      const key = INDEX.oauthProviderByClaims(organization.id, issuer, audience, subject);
+      return (await data.lookup("oauthProviderByClaims", key)) !== undefined;
+    }
     case "PUBLIC_KEY":
     case "CREDENTIAL_ID": {
       const kind = filterType === "PUBLIC_KEY" ? "apiKey" : "authenticator";
@@ -236,6 +277,11 @@ export const listSubOrgIds = defineQuery({
         filterType === undefined ? "filterType" : "filterValue",
       );
     }
+    // A token filter is verified once: its signature proves the identity the sub-organizations are matched on.
+    const identity =
+      filterType === "OIDC_TOKEN"
+        ? await context.services.oidc.verify(filterValue as string, context.now, "filterValue")
+        : undefined;
     const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
     const { before, after } = request.paginationOptions ?? {};
     const organizationIds: string[] = [];
@@ -245,7 +291,7 @@ export const listSubOrgIds = defineQuery({
       const page = await data.list("organizations", organization.id, { after: cursor, before, limit: 100 });
       for (const sub of page) {
         if (organizationIds.length >= limit) break;
-        if (filterType === undefined || (await matchesFilter(data, sub, filterType, filterValue as string))) {
+        if (filterType === undefined || (await matchesFilter(data, sub, filterType, filterValue as string, identity))) {
           organizationIds.push(sub.id);
         }
       }

@@ -7,6 +7,7 @@
  */
 import { getActivities, getActivity } from "./activities.js";
 import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.js";
+import { createApiOnlyUsers } from "./api-only-users.js";
 import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import type { Operation } from "./define.js";
@@ -14,9 +15,13 @@ import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteW
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
+import { createInvitations, deleteInvitation } from "./invitations.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
+import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
+import { initOtp, verifyOtp } from "./otp.js";
+import { emailAuth, initOtpAuth, otpAuth } from "./otp-auth.js";
 import {
   createPolicies,
   createPolicy,
@@ -35,6 +40,7 @@ import {
 } from "./private-key-tags.js";
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./sessions/login.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
@@ -48,6 +54,7 @@ import {
   updateUserName,
   updateUserPhoneNumber,
 } from "./users.js";
+import { listVerifiedSubOrgIds } from "./verified-suborgs.js";
 import { getWallet, getWalletAccount, getWalletAccounts, getWallets } from "./wallet-queries.js";
 import { createWallet, createWalletAccounts, updateWallet } from "./wallets.js";
 import {
@@ -63,6 +70,10 @@ export const OPERATIONS = [
   getWhoami,
   getOrganization,
   listSubOrgIds,
+  updateOrganizationName,
+  getOrganizationConfigs,
+  createInvitations,
+  deleteInvitation,
   getActivity,
   getActivities,
   // Wallets and private keys
@@ -85,6 +96,7 @@ export const OPERATIONS = [
   signRawPayloadsOperation,
   // Users, credentials and user tags
   createUsers,
+  createApiOnlyUsers,
   updateUser,
   updateUserName,
   updateUserEmail,
@@ -122,6 +134,16 @@ export const OPERATIONS = [
   // Sign-in and sessions, export, import and deletion
   oauth,
   createReadWriteSession,
+  stampLogin,
+  oauthLogin,
+  otpLogin,
+  createReadOnlySession,
+  initOtp,
+  verifyOtp,
+  initOtpAuth,
+  otpAuth,
+  emailAuth,
+  listVerifiedSubOrgIds,
   exportWallet,
   exportWalletAccount,
   exportPrivateKey,

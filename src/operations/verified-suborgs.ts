@@ -1,0 +1,68 @@
+/**
+ * `list_verified_suborgs`: the sub-organizations in which a user holds an email address or phone number
+ * that a spent verification token proved (sign-up or log-in by one-time code). sdk-server's
+ * `getOrCreateSuborg` uses it to tell a verified account from one that merely names the contact.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import type { DataReader } from "../engine/data.js";
+import type { OrganizationRecord, OtpType } from "../engine/records.js";
+import { invalidArgument } from "../errors.js";
+import { defineQuery } from "./define.js";
+import { DEFAULT_PAGE_SIZE, id, pagination } from "./schema.js";
+import { isContactVerified, sameContact } from "./verification.js";
+
+const FILTERS = { EMAIL: "OTP_TYPE_EMAIL", PHONE_NUMBER: "OTP_TYPE_SMS" } as const satisfies Record<string, OtpType>;
+
+async function holdsVerified(
+  data: DataReader,
+  organization: OrganizationRecord,
+  otpType: OtpType,
+  contact: string,
+): Promise<boolean> {
+  const users = await data.listAll("users", organization.id);
+  const holder = users.some((user) =>
+    sameContact(otpType, otpType === "OTP_TYPE_SMS" ? user.userPhoneNumber : user.userEmail, contact),
+  );
+  return holder && (await isContactVerified(data, organization.id, otpType, contact));
+}
+
+export const listVerifiedSubOrgIds = defineQuery({
+  method: "getVerifiedSubOrgIds",
+  path: "list_verified_suborgs",
+  request: v.object({
+    organizationId: id,
+    filterType: v.optional(v.picklist(["EMAIL", "PHONE_NUMBER"], "filterType must be EMAIL or PHONE_NUMBER")),
+    filterValue: v.optional(v.pipe(v.string(), v.maxLength(320))),
+    paginationOptions: v.optional(pagination),
+  }),
+  async handler(context, request) {
+    const { data, organization } = context;
+    if (request.filterType === undefined || !request.filterValue) {
+      throw invalidArgument(
+        "filterType and filterValue are required",
+        request.filterType ? "filterValue" : "filterType",
+      );
+    }
+    const otpType = FILTERS[request.filterType];
+    const limit = request.paginationOptions?.limit ?? DEFAULT_PAGE_SIZE;
+    const organizationIds: string[] = [];
+    let cursor = request.paginationOptions?.after;
+    while (organizationIds.length < limit) {
+      const page = await data.list("organizations", organization.id, {
+        after: cursor,
+        before: request.paginationOptions?.before,
+        limit: 100,
+      });
+      for (const sub of page) {
+        if (organizationIds.length < limit && (await holdsVerified(data, sub, otpType, request.filterValue))) {
+          organizationIds.push(sub.id);
+        }
+      }
+      if (page.length < 100) break;
+      cursor = page[page.length - 1]?.id;
+    }
+    return { organizationIds };
+  },
+});
