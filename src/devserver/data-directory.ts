@@ -1,10 +1,11 @@
 /**
  * The dev server's data directory: its key-encryption key, its store, and the root credentials of the
- * organization it bootstraps on first start.
+ * organization it bootstraps on first start. A start that fails takes back what it created, so it leaves
+ * the directory as it found it.
  *
  * @module
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
@@ -13,8 +14,10 @@ import { FileStore } from "../storage/file/index.js";
 import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
 
-/** What `<data>/root-api-key.json` holds. `apiPrivateKey` only when the server generated the key. */
+/** What the root credentials file holds: everything a client needs. `apiPrivateKey` only when the server generated the key. */
 export interface RootCredentials {
+  /** Where the server listened when it wrote the file. */
+  baseUrl?: string;
   organizationId: string;
   userId: string;
   apiPublicKey: string;
@@ -23,18 +26,39 @@ export interface RootCredentials {
   signerPublicKey?: string;
 }
 
+/** The files of a data directory. */
+export const DATA_FILES = {
+  store: "store",
+  keyEncryptionKey: "key-encryption-key",
+  credentials: "root-api-key.json",
+  /** A `--memory` run's credentials, apart from the durable store's, which stay valid for the next normal start. */
+  memoryCredentials: "memory-root-api-key.json",
+} as const;
+
+/** The credentials file of a run: a `--memory` run has its own. */
+export function credentialsPathOf(dataDirectory: string, memory: boolean): string {
+  return join(dataDirectory, memory ? DATA_FILES.memoryCredentials : DATA_FILES.credentials);
+}
+
 export function readCredentials(path: string): RootCredentials | undefined {
   if (!existsSync(path)) return undefined;
   return JSON.parse(readFileSync(path, "utf8")) as RootCredentials;
 }
 
-/** Reuses the organization of an earlier start when the store still has it; else bootstraps one. */
+export function writeCredentials(path: string, credentials: RootCredentials): void {
+  writeFileSync(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Reuses the organization of an earlier start when the store still has it; else bootstraps one, with the
+ * operator's root public key, the earlier start's key pair, or a new one from `newSecretKey`.
+ */
 export async function bootstrap(
   engine: CustodyEngine,
-  path: string,
+  previous: RootCredentials | undefined,
   rootPublicKey: string | undefined,
+  newSecretKey: () => Uint8Array,
 ): Promise<RootCredentials> {
-  const previous = readCredentials(path);
   if (previous && (rootPublicKey === undefined || rootPublicKey === previous.apiPublicKey)) {
     const known = await engine
       .as({ userId: previous.userId })
@@ -48,7 +72,7 @@ export async function bootstrap(
   let apiPublicKey = rootPublicKey ?? previous?.apiPublicKey;
   let apiPrivateKey = rootPublicKey === undefined ? previous?.apiPrivateKey : undefined;
   if (apiPublicKey === undefined || (rootPublicKey === undefined && apiPrivateKey === undefined)) {
-    const secret = p256.utils.randomSecretKey();
+    const secret = newSecretKey();
     apiPrivateKey = bytesToHex(secret);
     apiPublicKey = bytesToHex(p256.getPublicKey(secret, true));
   }
@@ -59,14 +83,26 @@ export async function bootstrap(
     ],
     rootQuorumThreshold: 1,
   });
-  const credentials: RootCredentials = {
+  return {
     organizationId,
     userId: rootUserIds[0] as string,
     apiPublicKey,
     ...(apiPrivateKey ? { apiPrivateKey } : {}),
   };
-  writeFileSync(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  return credentials;
+}
+
+/** Paths a start created, removed again (newest first) if the start fails. */
+export class StartupRollback {
+  readonly #created: string[] = [];
+
+  /** Notes `path` as created by this start if it does not exist yet; call before creating it. */
+  track(path: string): void {
+    if (!existsSync(path)) this.#created.push(path);
+  }
+
+  undo(): void {
+    for (const path of this.#created.reverse()) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -75,7 +111,7 @@ export async function bootstrap(
  * secrets; hosts that hold their key elsewhere embed the engine and pass `keyEncryptionKey` themselves.
  */
 function keyEncryptionKeyOf(dataDirectory: string): { key: Uint8Array; path: string; created: boolean } {
-  const path = join(dataDirectory, "key-encryption-key");
+  const path = join(dataDirectory, DATA_FILES.keyEncryptionKey);
   if (existsSync(path)) {
     const text = readFileSync(path, "utf8").trim();
     if (!/^[0-9a-f]{64}$/i.test(text)) throw new Error(`${path} must hold 64 hex digits (a 32-byte key)`);
@@ -86,15 +122,47 @@ function keyEncryptionKeyOf(dataDirectory: string): { key: Uint8Array; path: str
   return { key, path, created: true };
 }
 
+/** The store of a run, and whether it holds nothing yet (a first start). */
+export interface OpenedStorage {
+  store: Store;
+  keyEncryptionKey?: Uint8Array;
+  description: string;
+  empty: boolean;
+}
+
 export async function openStorage(
   dataDirectory: string,
   memory: boolean,
-): Promise<{ store: Store; keyEncryptionKey?: Uint8Array; description: string }> {
-  if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)" };
+  rollback: StartupRollback,
+): Promise<OpenedStorage> {
+  if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)", empty: true };
+  rollback.track(join(dataDirectory, DATA_FILES.keyEncryptionKey));
   const kek = keyEncryptionKeyOf(dataDirectory);
-  const store = await FileStore.open(join(dataDirectory, "store"));
+  rollback.track(join(dataDirectory, DATA_FILES.store));
+  const store = await FileStore.open(join(dataDirectory, DATA_FILES.store));
   const keyNote = kek.created
     ? `generated a key-encryption key in ${kek.path} (mode 0600)`
     : `key-encryption key from ${kek.path}`;
-  return { store, keyEncryptionKey: kek.key, description: `file store in ${store.directory}; ${keyNote}` };
+  return {
+    store,
+    keyEncryptionKey: kek.key,
+    description: `file store in ${store.directory}; ${keyNote}`,
+    empty: store.recovery.sequence === 0,
+  };
+}
+
+/** Creates the data directory (mode 0700) if needed, noting it for the rollback. */
+export function prepareDataDirectory(dataDirectory: string, rollback: StartupRollback): void {
+  rollback.track(dataDirectory);
+  mkdirSync(dataDirectory, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * `--reset`: deletes the state of a data directory (its store, key-encryption key and credentials files).
+ * Refuses while a server holds the store: opening it takes its lock, which names the holder.
+ */
+export async function resetDataDirectory(dataDirectory: string): Promise<void> {
+  const storeDirectory = join(dataDirectory, DATA_FILES.store);
+  if (existsSync(storeDirectory)) await (await FileStore.open(storeDirectory)).close();
+  for (const name of Object.values(DATA_FILES)) rmSync(join(dataDirectory, name), { recursive: true, force: true });
 }

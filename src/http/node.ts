@@ -20,7 +20,7 @@ export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse, next?:
  * Reads the body up to `limit` bytes. Past the limit it stops collecting (the rest is drained, not kept)
  * and resolves null, so a 10 MB body costs at most `limit` bytes of memory.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | null> {
   // A body parser mounted earlier may have consumed the stream into a Buffer or string already.
   const preRead = (req as IncomingMessage & { body?: unknown }).body;
   if (preRead instanceof Uint8Array) return Promise.resolve(preRead.length > limit ? null : preRead);
@@ -42,7 +42,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | nul
   });
 }
 
-function headersOf(req: IncomingMessage): Record<string, readonly string[]> {
+/** The request headers, lowercase names, each with all its values. */
+export function headersOf(req: IncomingMessage): Record<string, readonly string[]> {
   const out: Record<string, readonly string[]> = Object.create(null);
   // headersDistinct keeps repeated headers apart (plain `headers` joins them with ", ").
   for (const [name, values] of Object.entries(req.headersDistinct)) if (values) out[name] = values;
