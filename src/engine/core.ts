@@ -73,6 +73,12 @@ export interface CustodyEngineOptions {
   webhookDelivery?: Partial<WebhookDeliverySettings>;
   /** Told about unexpected failures of the webhook dispatcher (a failing store), for the host's logs. */
   onWebhookError?: (error: unknown) => void;
+  /**
+   * Send webhook deliveries from this engine (default `true`). Turn it off for an engine that only reads a
+   * store (a tool inspecting a data directory), or for all but one of several engines sharing a store.
+   * Deliveries are still queued by activities; an engine that dispatches sends them.
+   */
+  deliverWebhooks?: boolean;
 }
 
 export class EngineCore implements PipelineCore {
@@ -86,6 +92,7 @@ export class EngineCore implements PipelineCore {
   readonly ids: IdGenerator;
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
+  readonly #deliverWebhooks: boolean;
 
   constructor(options: CustodyEngineOptions) {
     this.hostStore = options.store ?? new MemoryStore();
@@ -126,6 +133,7 @@ export class EngineCore implements PipelineCore {
       },
     );
     this.store = this.webhooks.store;
+    this.#deliverWebhooks = options.deliverWebhooks ?? true;
   }
 
   private lastDefaultTimestamp = 0;
@@ -147,6 +155,6 @@ export class EngineCore implements PipelineCore {
   async ready(): Promise<void> {
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
-    this.webhooks.start();
+    if (this.#deliverWebhooks) this.webhooks.start();
   }
 }
