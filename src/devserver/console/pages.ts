@@ -192,7 +192,12 @@ export async function organizationPage(sources: ConsoleSources, organizationId: 
   const { organizationData: organization } = await sources.root.getOrganization({ organizationId });
   const { organizationIds: subOrganizationIds } = await sources.root.getSubOrgIds({ organizationId });
   const home = organizationId === sources.organizationId;
-  const subOrganizations = subOrganizationIds.map((subId) => html`<li>${organizationLink(subId)}</li>`);
+  const subOrganizations = await Promise.all(
+    subOrganizationIds.map(async (subId) => {
+      const { organizationData: sub } = await sources.root.getOrganization({ organizationId: subId });
+      return html`<li>${organizationLink(subId, sub.name)} ${id(subId)}</li>`;
+    }),
+  );
   const sections = await Promise.all([
     usersSection(sources, organizationId),
     walletsSection(sources, organizationId),
