@@ -247,6 +247,7 @@ export async function serve(argv: string[]): Promise<void> {
         root: rootView,
         organizationId: credentials.organizationId,
         token: consoleToken,
+        rootUserId: credentials.userId,
         allowRemote: values["console-remote"],
       }),
     ],

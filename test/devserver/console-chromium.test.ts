@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { Turnkey } from "@turnkey/sdk-server";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +46,7 @@ let consoleUrl: string;
 let pendingActivityId: string;
 let policyId: string;
 let subOrganizationId: string;
+let bobKey: { apiPublicKey: string; apiPrivateKey: string };
 
 function client(apiPublicKey: string, apiPrivateKey: string) {
   return new Turnkey({
@@ -112,6 +114,7 @@ beforeAll(async () => {
   });
   expect(pending.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
   expect(userIds).toHaveLength(1);
+  bobKey = { apiPublicKey: bobPublicKey, apiPrivateKey: bytesToHex(bobSecret) };
   pendingActivityId = pending.activity.id;
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -134,6 +137,19 @@ describe("the dev console in Chromium", () => {
     expect(response?.status()).toBe(401);
     expect(await page.textContent("main")).toContain("open the console address the dev server printed");
     await page.close();
+  });
+
+  it("lets a script in with the root user's stamp over the request target, and no one else's", async () => {
+    const target = `/activities/${pendingActivityId}`;
+    const read = async (key: { apiPublicKey: string; apiPrivateKey: string }, stamped: string) => {
+      const { stampHeaderName, stampHeaderValue } = await new ApiKeyStamper(key).stamp(stamped);
+      return fetch(`${credentials.baseUrl}${target}`, { headers: { [stampHeaderName]: stampHeaderValue } });
+    };
+    const root = await read(credentials, target);
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain("waiting for approvals under policy");
+    expect((await read(bobKey, target)).status).toBe(401);
+    expect((await read(credentials, "/")).status).toBe(401);
   });
 
   it("shows the organization, follows a pending activity to its policy explanation, and renders it", async () => {

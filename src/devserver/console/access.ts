@@ -1,7 +1,8 @@
 /**
  * Who may see the dev console: clients on the loopback interface (unless the server was told otherwise)
  * holding the token the server printed at start-up, given once as `?token=` (then kept in a cookie scoped
- * to this server) or as `Authorization: Bearer <token>`.
+ * to this server) or as `Authorization: Bearer <token>`. (A request stamped by the root user's API key is
+ * let in too: see the console route.)
  *
  * @module
  */
@@ -32,10 +33,10 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** How a request presents the console token. */
-export type TokenPresentation = "query" | "cookie" | "header" | undefined;
+export type TokenPresentation = "query" | "cookie" | "header";
 
 /** Where the request carries the right token, or undefined when it carries none that matches. */
-export function presentedToken(req: IncomingMessage, url: URL, token: string): TokenPresentation {
+export function presentedToken(req: IncomingMessage, url: URL, token: string): TokenPresentation | undefined {
   if (sameToken(url.searchParams.get("token") ?? undefined, token)) return "query";
   if (sameToken(cookieValue(req, CONSOLE_COOKIE), token)) return "cookie";
   const authorization = req.headers.authorization;

@@ -16,6 +16,8 @@ export type { ConsoleSources, OutboxReader } from "./pages.js";
 export interface ConsoleOptions extends ConsoleSources {
   /** The secret a browser presents: printed by the server at start-up. */
   token: string;
+  /** The dev organization's root user, whose API key may stamp a console request instead of the token. */
+  rootUserId: string;
   /** Serve clients beyond the loopback interface too (they still need the token). */
   allowRemote: boolean;
 }
@@ -48,6 +50,27 @@ function pageFor(sources: ConsoleSources, path: string): (() => Promise<Html>) |
   return undefined;
 }
 
+/**
+ * Whether the request carries an `X-Stamp` made by the root user's API key over the request target (path and
+ * query), as any official stamper makes one over a body: scripts can read the console with the credentials
+ * file alone.
+ */
+async function stampedByRoot(req: IncomingMessage, options: ConsoleOptions): Promise<"stamp" | undefined> {
+  const stamp = req.headers["x-stamp"];
+  if (typeof stamp !== "string") return undefined;
+  try {
+    const principal = await options.engine.authenticate({
+      stamps: { apiKey: stamp },
+      body: new TextEncoder().encode(req.url ?? "/"),
+      organizationId: options.organizationId,
+    });
+    return principal.userId === options.rootUserId ? "stamp" : undefined;
+  } catch (error) {
+    if (error instanceof CustodyError) return undefined;
+    throw error;
+  }
+}
+
 /** The console as a route of the dev server. */
 export function createConsoleRoute(options: ConsoleOptions): DevRoute {
   return async (req: IncomingMessage, res: ServerResponse, path: string) => {
@@ -58,7 +81,7 @@ export function createConsoleRoute(options: ConsoleOptions): DevRoute {
       return true;
     }
     const url = new URL(req.url ?? "/", "http://console.invalid");
-    const presented = presentedToken(req, url, options.token);
+    const presented = presentedToken(req, url, options.token) ?? (await stampedByRoot(req, options));
     if (presented === undefined) {
       notice(
         res,
