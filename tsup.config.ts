@@ -17,6 +17,9 @@ export default defineConfig([
     clean: true,
     target: "node20",
     splitting: true,
+    // cborg ships ESM only, which a CommonJS require cannot load: the builds carry their own copy (so it is a
+    // devDependency), rather than leaving the CommonJS build an import it cannot resolve.
+    noExternal: ["cborg"],
   },
   {
     // The command-line tool: ESM only, keeps its shebang.

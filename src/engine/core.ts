@@ -89,6 +89,12 @@ export interface CustodyEngineOptions {
    * {@link MemoryOutbox}, read with {@link CustodyEngine.outbox} (nothing leaves the process).
    */
   messageSender?: MessageSender;
+  /**
+   * Send webhook deliveries from this engine (default `true`). Turn it off for an engine that only reads a
+   * store (a tool inspecting a data directory), or for all but one of several engines sharing a store.
+   * Deliveries are still queued by activities; an engine that dispatches sends them.
+   */
+  deliverWebhooks?: boolean;
 }
 
 /** A duration option: a whole number of milliseconds, at least one; `fallback` when absent. */
@@ -111,6 +117,7 @@ export class EngineCore implements PipelineCore {
   readonly ids: IdGenerator;
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
+  readonly #deliverWebhooks: boolean;
 
   constructor(options: CustodyEngineOptions) {
     this.hostStore = options.store ?? new MemoryStore();
@@ -153,6 +160,7 @@ export class EngineCore implements PipelineCore {
       },
     );
     this.store = this.webhooks.store;
+    this.#deliverWebhooks = options.deliverWebhooks ?? true;
   }
 
   private lastDefaultTimestamp = 0;
@@ -175,6 +183,6 @@ export class EngineCore implements PipelineCore {
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
     await this.services.tokens.open(this.store, this.services.secrets);
-    this.webhooks.start();
+    if (this.#deliverWebhooks) this.webhooks.start();
   }
 }

@@ -42,7 +42,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
   });
 }
 
-function headersOf(req: IncomingMessage): Record<string, readonly string[]> {
+/** The request headers, lowercase names, each with all its values. */
+export function headersOf(req: IncomingMessage): Record<string, readonly string[]> {
   const out: Record<string, readonly string[]> = Object.create(null);
   // headersDistinct keeps repeated headers apart (plain `headers` joins them with ", ").
   for (const [name, values] of Object.entries(req.headersDistinct)) if (values) out[name] = values;

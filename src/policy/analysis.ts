@@ -88,3 +88,12 @@ export function approverQuantifiers(expr: Expr): ApproverQuantifier[] {
   });
   return found;
 }
+
+/** The keyword roots `expr` reads (its free names), in order of first use. */
+export function keywordsRead(expr: Expr): string[] {
+  const names = new Set<string>();
+  walk(expr, [], (node, bound) => {
+    if (node.kind === "ident" && !bound.includes(node.name)) names.add(node.name);
+  });
+  return [...names];
+}

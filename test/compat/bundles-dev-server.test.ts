@@ -27,7 +27,8 @@ beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), "custodian-bundles-"));
   server = startDevServer(["--port", "0", "--data", data, "--memory", "--oidc-issuer", `${issuer.issuer}=${jwks.uri}`]);
   baseUrl = await server.ready;
-  credentials = JSON.parse(readFileSync(join(data, "root-api-key.json"), "utf8")) as Record<string, string>;
+  // A --memory run keeps its credentials apart from the durable store's root-api-key.json.
+  credentials = JSON.parse(readFileSync(join(data, "memory-root-api-key.json"), "utf8")) as Record<string, string>;
 }, 60_000);
 
 afterAll(async () => {
@@ -45,7 +46,7 @@ function client() {
 }
 
 describe("custodian serve: bundles and OAuth", () => {
-  it("prints the signer key and writes it to root-api-key.json; it opens an export bundle", async () => {
+  it("prints the signer key and writes it to the credentials file; it opens an export bundle", async () => {
     const signerPublicKey = credentials.signerPublicKey as string;
     expect(signerPublicKey).toMatch(/^04[0-9a-f]{128}$/);
     expect(server.output()).toContain(`bundle signer public key ${signerPublicKey}`);

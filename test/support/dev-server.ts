@@ -1,5 +1,6 @@
 /**
- * `custodian serve` as a child process, for tests that drive the dev server the way a developer does.
+ * `custodian serve` as a child process, for tests that drive the dev server the way a developer does, and
+ * `custodian <command>` run to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 
@@ -13,10 +14,21 @@ export interface DevServer {
   stop: () => Promise<number | null>;
 }
 
+/** Extra environment for the child (e.g. `FORCE_COLOR`); `NO_COLOR` and `FORCE_COLOR` are otherwise unset. */
+export interface ChildOptions {
+  env?: Record<string, string>;
+}
+
+function childEnv(options: ChildOptions): NodeJS.ProcessEnv {
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...env } = process.env;
+  return { ...env, ...options.env };
+}
+
 /** Starts `custodian serve <args>` from the source tree. */
-export function startDevServer(args: readonly string[]): DevServer {
+export function startDevServer(args: readonly string[], options: ChildOptions = {}): DevServer {
   const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "serve", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: childEnv(options),
   });
   let output = "";
   const ready = new Promise<string>((resolve, reject) => {
@@ -38,4 +50,38 @@ export function startDevServer(args: readonly string[]): DevServer {
     return exited;
   };
   return { child, output: () => output, ready, stop };
+}
+
+/** What a finished command printed and its exit code. */
+export interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `custodian <args>` from the source tree to completion. */
+export function runCli(args: readonly string[], options: ChildOptions = {}): Promise<CommandRun> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: childEnv(options),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The root credentials file a dev server wrote. */
+export interface DevCredentials {
+  baseUrl: string;
+  organizationId: string;
+  userId: string;
+  apiPublicKey: string;
+  apiPrivateKey: string;
+  signerPublicKey: string;
 }

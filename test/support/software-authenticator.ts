@@ -9,7 +9,7 @@ import { generateKeyPairSync, type KeyObject, sign as nodeSign, randomBytes } fr
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { Encoder } from "cbor-x";
+import { encode } from "cborg";
 import { concatBytes, decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../../src/crypto/bytes.js";
 
 /** The credential algorithms this authenticator can make. EdDSA exists to exercise "unsupported algorithm". */
@@ -64,8 +64,6 @@ const FLAG_UV = 0x04;
 const FLAG_AT = 0x40;
 const FLAG_ED = 0x80;
 const COSE_ALG: Record<SoftwareAlgorithm, number> = { ES256: -7, RS256: -257, EdDSA: -8 };
-
-const cbor = new Encoder({ useRecords: false, mapsAsObjects: false, tagUint8Array: false });
 
 interface CredentialKey {
   cose: Uint8Array;
@@ -275,7 +273,7 @@ function toMap(record: Record<string, unknown>): Map<string, unknown> {
 }
 
 function encodeCbor(value: unknown): Uint8Array {
-  return new Uint8Array(cbor.encode(value));
+  return new Uint8Array(encode(value));
 }
 
 function uint16(value: number): Uint8Array {

@@ -109,6 +109,34 @@ describe("durable deliveries", () => {
     }
   });
 
+  it("an engine made with deliverWebhooks: false queues deliveries and sends none; one that delivers sends them", async () => {
+    const hooks = await startReceiver();
+    cleanups.push(() => hooks.close());
+    const store = new MemoryStore();
+    const keyEncryptionKey = randomBytes(32);
+    const options = { keyEncryptionKey, allowInsecureWebhooks: true, webhookDelivery: FAST_RETRIES };
+    const reader = new CustodyEngine({ store, ...options, deliverWebhooks: false });
+    const { organizationId, root } = await bootstrap(reader);
+    const created = (
+      await root.createWebhookEndpoint({
+        organizationId,
+        parameters: { url: hooks.url, name: "hooks", subscriptions: [{ eventType: "ACTIVITY_UPDATES" }] },
+      })
+    ).activity;
+    await reader.close();
+    expect(
+      (await reader.listWebhookDeliveries(organizationId)).map((d) => [d.activityId, d.status, d.attempts]),
+    ).toEqual([[created.id, "PENDING", 0]]);
+    expect(hooks.received).toEqual([]);
+
+    const sender = new CustodyEngine({ store, ...options });
+    cleanups.push(() => sender.close());
+    await sender.open();
+    const [delivery] = await deliveriesWhen(sender, organizationId, allSettled);
+    expect(delivery).toMatchObject({ activityId: created.id, status: "DELIVERED", attempts: 1 });
+    expect(await hooks.waitFor(1)).toHaveLength(1);
+  });
+
   it("applies the URL rules again at delivery: a store reopened without allowInsecureWebhooks fails the delivery", async () => {
     const held = deferred<number>();
     const hooks = await startReceiver(() => held.promise);

@@ -1,16 +1,24 @@
-import { Decoder, Encoder } from "cbor-x";
-import { bytesEqual } from "../bytes.js";
+import { type DecodeOptions, decode, decodeFirst } from "cborg";
 import { WebauthnRefusal, type WebauthnRefusalReason } from "./refusal.js";
 
-// Maps stay Maps (COSE keys are integers, and no member can reach an object prototype); no record extension.
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
-// Plain CBOR out: byte strings untagged, maps as maps, no cbor-x records.
-const encoder = new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false });
+/**
+ * Maps stay Maps (COSE keys are integers, and no member can reach an object prototype). No tags, no
+ * indefinite lengths, no `undefined` and no repeated map keys: WebAuthn data has none of them, and a
+ * duplicate key would let two parsers read one credential differently.
+ */
+const lenient: DecodeOptions = {
+  useMaps: true,
+  allowIndefinite: false,
+  allowUndefined: false,
+  rejectDuplicateMapKeys: true,
+};
+/** WebAuthn requires credential public keys in CTAP2 canonical CBOR: shortest integer and length forms too. */
+const canonical: DecodeOptions = { ...lenient, strict: true };
 
 /** Decodes `bytes` that must hold exactly one CBOR item, refusing with `reason` otherwise. */
 export function decodeCbor(bytes: Uint8Array, reason: WebauthnRefusalReason, what: string): unknown {
   try {
-    return decoder.decode(freshView(bytes));
+    return decode(bytes, lenient);
   } catch (error) {
     throw new WebauthnRefusal(reason, `${what} is not a single well-formed CBOR item`, undefined, { cause: error });
   }
@@ -19,37 +27,27 @@ export function decodeCbor(bytes: Uint8Array, reason: WebauthnRefusalReason, wha
 /**
  * Splits off the first CBOR item of `bytes`: its value and how many bytes it took. Authenticator data puts the
  * credential public key and the extensions map back to back with no length, and the stored key must be the
- * authenticator's exact bytes, but cbor-x does not report its read position. WebAuthn requires the key in CTAP2
- * canonical CBOR (shortest lengths, definite lengths), which cbor-x re-encodes byte for byte, so the first
- * item's length is that of its re-encoding, once the re-encoding is checked to be exactly the bytes it came from.
+ * authenticator's exact bytes.
  *
- * @throws WebauthnRefusal with `reason` when `bytes` is not a sequence of CBOR items or the first is not canonical.
+ * @throws WebauthnRefusal with `reason` when `bytes` does not start with a well-formed CBOR item, or when that
+ *   item is not in CTAP2 canonical form.
  */
 export function decodeFirstCbor(
   bytes: Uint8Array,
   reason: WebauthnRefusalReason,
   what: string,
 ): { value: unknown; length: number } {
-  let items: unknown[];
+  let decoded: [unknown, Uint8Array];
   try {
-    items = decoder.decodeMultiple(freshView(bytes)) as unknown[];
+    decoded = decodeFirst(bytes, canonical);
   } catch (error) {
-    throw new WebauthnRefusal(reason, `${what} is not well-formed CBOR`, undefined, { cause: error });
+    // cborg names its strict-mode refusals (an integer or length written longer than needed).
+    const message =
+      error instanceof Error && /strict/.test(error.message) ? "in CTAP2 canonical CBOR form" : "well-formed CBOR";
+    throw new WebauthnRefusal(reason, `${what} is not ${message}`, undefined, { cause: error });
   }
-  const value = items[0];
-  const encoded = encoder.encode(value);
-  if (encoded.length > bytes.length || !bytesEqual(encoded, bytes.subarray(0, encoded.length))) {
-    throw new WebauthnRefusal(reason, `${what} is not in CTAP2 canonical CBOR form`);
-  }
-  return { value, length: encoded.length };
-}
-
-/**
- * A new view of the same bytes: cbor-x caches a `dataView` property on the array it decodes, and the
- * caller's arrays should come back as they went in.
- */
-function freshView(bytes: Uint8Array, length = bytes.length): Uint8Array {
-  return bytes.subarray(0, length);
+  const [value, rest] = decoded;
+  return { value, length: bytes.length - rest.length };
 }
 
 /** `value` as a CBOR map, or undefined. */

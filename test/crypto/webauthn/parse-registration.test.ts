@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Decoder, Encoder } from "cbor-x";
+import { decode, encode } from "cborg";
 import { describe, expect, it } from "vitest";
 import { decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import {
@@ -17,11 +17,6 @@ import {
 const RP_ID = "wallet.example";
 const ORIGIN = "https://wallet.example";
 const PATH = "parameters.authenticators[0]";
-
-const cbor = {
-  decoder: new Decoder({ mapsAsObjects: false, useRecords: false }),
-  encoder: new Encoder({ mapsAsObjects: false, useRecords: false, tagUint8Array: false }),
-};
 
 function ceremony(overrides: Partial<CeremonyOptions> = {}): CeremonyOptions {
   return { challenge: new Uint8Array(randomBytes(32)), rpId: RP_ID, origin: ORIGIN, ...overrides };
@@ -65,12 +60,12 @@ function editAttestationObject<T extends { attestationObject: string }>(
   attestation: T,
   edit: (object: Map<string, unknown>) => void,
 ): T {
-  const object = cbor.decoder.decode(decodeBase64Url(attestation.attestationObject) as Uint8Array) as Map<
+  const object = decode(decodeBase64Url(attestation.attestationObject) as Uint8Array, { useMaps: true }) as Map<
     string,
     unknown
   >;
   edit(object);
-  return { ...attestation, attestationObject: encodeBase64Url(new Uint8Array(cbor.encoder.encode(object))) };
+  return { ...attestation, attestationObject: encodeBase64Url(new Uint8Array(encode(object))) };
 }
 
 function authDataOf(object: Map<string, unknown>): Uint8Array {
@@ -126,7 +121,7 @@ describe("parseRegistration", () => {
       editAttestationObject(input.attestation, (object) => {
         const authData = authDataOf(object);
         const head = authData.subarray(0, authData.length - cose.length);
-        const tail = extensions ? new Uint8Array(cbor.encoder.encode(new Map([["credProtect", 2]]))) : new Uint8Array();
+        const tail = extensions ? new Uint8Array(encode(new Map([["credProtect", 2]]))) : new Uint8Array();
         const edited = Uint8Array.from([...head, ...nonCanonical, ...tail]);
         if (extensions) edited[32] = (edited[32] as number) | 0x80;
         object.set("authData", edited);
@@ -216,9 +211,7 @@ describe("parseRegistration", () => {
       const { input } = register();
       const attestation = {
         ...input.attestation,
-        attestationObject: encodeBase64Url(
-          new Uint8Array(cbor.encoder.encode(["none", new Map(), new Uint8Array(37)])),
-        ),
+        attestationObject: encodeBase64Url(new Uint8Array(encode(["none", new Map(), new Uint8Array(37)]))),
       };
       expectRefusal({ ...input, attestation }, "MALFORMED_ATTESTATION", "attestation.attestationObject");
     });

@@ -1,0 +1,338 @@
+/**
+ * `custodian serve`: a local Activity API endpoint for development and tests, with a request log and a
+ * read-only dev console.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { p256 } from "@noble/curves/nist.js";
+import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
+import { createConsoleRoute } from "../devserver/console/index.js";
+import {
+  bootstrap,
+  credentialsPathOf,
+  type OpenedStorage,
+  openStorage,
+  prepareDataDirectory,
+  type RootCredentials,
+  readCredentials,
+  resetDataDirectory,
+  StartupRollback,
+  writeCredentials,
+} from "../devserver/data-directory.js";
+import { createDevServerHandler } from "../devserver/handler.js";
+import { createLogger, wantsColour } from "../devserver/log.js";
+import { CustodyEngine, type CustodyEngineOptions } from "../engine/engine.js";
+import { createSeededRandom } from "../engine/random.js";
+import { createAuthProxyHandler } from "../http/auth-proxy.js";
+import { MemoryOutbox } from "../messages/outbox.js";
+
+export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
+                       [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]
+                       [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
+                       [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
+
+  --host             address to listen on (default 127.0.0.1)
+  --port             port to listen on; 0 picks a free one (default 8080)
+  --data             directory for the server's files (default ./.custodian)
+  --memory           keep state in memory only (default: a durable file store in <data>/store, its
+                     secrets sealed under <data>/key-encryption-key, generated on first start); its
+                     credentials go to <data>/memory-root-api-key.json, leaving root-api-key.json alone
+  --reset            delete the data directory's state (store, key-encryption key, credentials) first;
+                     refused while another server uses it
+  --seed             make a first start deterministic: the engine's randomness, the organization and
+                     user ids, the root API key and the bundle signer key all follow from SEED (never for
+                     real keys: whoever knows the seed knows them). Ignored when the store holds state
+  --root-public-key  the operator's compressed P-256 API public key (hex) for the root user;
+                     without it a key pair is generated and written to the credentials file (mode 0600)
+  --quiet            no line per request (warnings and errors only)
+  --log-format       pretty (default; coloured on a terminal, NO_COLOR/FORCE_COLOR respected) or json
+                     (one pino record per line)
+  --rp-id            the WebAuthn relying-party id passkeys are scoped to (default localhost)
+  --origin           an origin passkeys may be used from; repeat for several (default http://localhost)
+  --oidc-issuer      trust OIDC tokens of ISSUER (the tokens' iss), verified with the key set at JWKS_URL;
+                     repeat for several. Needed for OAuth providers and the oauth sign-in
+  --allow-insecure-webhooks
+                     let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
+                     (local development; by default only https URLs of public hosts are accepted)
+  --console-remote   serve the dev console to clients beyond the loopback interface too (they still need
+                     its token)
+  --request-lifetime how old a signed submission's timestampMs may be: 90s, 30m, 24h, 2d (default 1h, as
+                     Turnkey's FAQ; its offline-signing example speaks of 24h)
+  -h, --help         this text
+
+The server prints what a client needs (base URL, organization and user ids, the root API public key, the
+credentials file holding the private key, and the bundle signer's public key: clients pass it as
+dangerouslyOverrideSignerPublicKey to open export bundles and seal imports) and writes the same to the
+credentials file. It prints the dev console's address with its token, and one log line per request.
+
+The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
+become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
+messages at GET /dev/outbox: no mail or SMS leaves the machine.
+`;
+
+/** The local development route listing the messages the engine sent (codes included). */
+const OUTBOX_PATH = "/dev/outbox";
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--request-lifetime 24h` as milliseconds. */
+function durationMs(value: string): number {
+  const match = /^([1-9][0-9]{0,8})([smhd])$/.exec(value);
+  if (!match) throw new Error(`--request-lifetime must be a whole number with a unit (s, m, h, d), got ${value}`);
+  return Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+}
+
+/** The clock of a seeded first start while it bootstraps, so the organization's ids are the same every time. */
+const SEEDED_START_MS = Date.UTC(2026, 0, 1);
+/** The seed length noble's `randomSecretKey` reduces to a P-256 scalar without bias. */
+const P256_SEED_BYTES = 48;
+
+/** `--oidc-issuer ISSUER=JWKS_URL` values as the engine's `oidcIssuers` option. */
+function oidcIssuersOf(values: readonly string[]): OidcIssuers {
+  const issuers: Record<string, OidcIssuerConfig> = {};
+  for (const value of values) {
+    // Split at the first "=": issuers have none, while a JWKS URL's query string may.
+    const at = value.indexOf("=");
+    const issuer = value.slice(0, at);
+    const jwksUri = value.slice(at + 1);
+    if (at <= 0 || !URL.canParse(jwksUri)) throw new Error(`--oidc-issuer must be ISSUER=JWKS_URL, got ${value}`);
+    issuers[issuer] = { jwksUri };
+  }
+  return issuers;
+}
+
+async function listen(server: Server, port: number, host: string): Promise<void> {
+  await new Promise<void>((ready, fail) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") {
+        fail(
+          new Error(
+            `port ${port} on ${host} is in use (another custodian serve?); stop that process or pick another port with --port (--port 0 picks a free one)`,
+          ),
+        );
+      } else fail(error);
+    });
+    server.listen(port, host, ready);
+  });
+}
+
+/** What a successful start holds. */
+interface Started {
+  engine: CustodyEngine;
+  storage: OpenedStorage;
+  credentials: RootCredentials;
+  /** Whether --seed took effect (a first start). */
+  seeded: boolean;
+}
+
+/**
+ * Opens the data directory and the engine, bootstraps or finds the organization, and writes the credentials
+ * file. On failure it closes what it opened; the caller's rollback removes what it created.
+ */
+async function startEngine(
+  settings: {
+    dataDirectory: string;
+    memory: boolean;
+    seed: string | undefined;
+    rootPublicKey: string | undefined;
+    credentialsPath: string;
+    baseUrl: string;
+    engine: CustodyEngineOptions;
+  },
+  rollback: StartupRollback,
+): Promise<Started> {
+  prepareDataDirectory(settings.dataDirectory, rollback);
+  const storage = await openStorage(settings.dataDirectory, settings.memory, rollback);
+  const seed = storage.empty ? settings.seed : undefined;
+  let bootstrapping = seed !== undefined;
+  const engine = new CustodyEngine({
+    ...settings.engine,
+    store: storage.store,
+    keyEncryptionKey: storage.keyEncryptionKey,
+    ...(seed === undefined ? {} : { random: createSeededRandom(seed) }),
+    clock: () => (bootstrapping ? SEEDED_START_MS : Date.now()),
+  });
+  try {
+    await engine.open();
+    const newSecretKey =
+      seed === undefined
+        ? () => p256.utils.randomSecretKey()
+        : () => p256.utils.randomSecretKey(createSeededRandom(`${seed}:root-api-key`)(P256_SEED_BYTES));
+    rollback.track(settings.credentialsPath);
+    // A seeded start owes nothing to an earlier one: its key follows from the seed.
+    const previous = seed === undefined ? readCredentials(settings.credentialsPath) : undefined;
+    const root = await bootstrap(engine, previous, settings.rootPublicKey, newSecretKey);
+    bootstrapping = false;
+    const credentials = { baseUrl: settings.baseUrl, ...root, signerPublicKey: await engine.signerPublicKey() };
+    writeCredentials(settings.credentialsPath, credentials);
+    return { engine, storage, credentials, seeded: seed !== undefined };
+  } catch (error) {
+    await engine.close();
+    await storage.store.close();
+    throw error;
+  }
+}
+
+export async function serve(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      port: { type: "string", default: "8080" },
+      data: { type: "string", default: "./.custodian" },
+      memory: { type: "boolean", default: false },
+      reset: { type: "boolean", default: false },
+      seed: { type: "string" },
+      "root-public-key": { type: "string" },
+      quiet: { type: "boolean", default: false },
+      "log-format": { type: "string", default: "pretty" },
+      "rp-id": { type: "string", default: "localhost" },
+      origin: { type: "string", multiple: true, default: ["http://localhost"] },
+      "oidc-issuer": { type: "string", multiple: true, default: [] },
+      "allow-insecure-webhooks": { type: "boolean", default: false },
+      "console-remote": { type: "boolean", default: false },
+      "request-lifetime": { type: "string", default: "1h" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(SERVE_USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535, got ${values.port}`);
+  const logFormat = values["log-format"];
+  if (logFormat !== "pretty" && logFormat !== "json")
+    throw new Error(`--log-format must be pretty or json, got ${logFormat}`);
+  if (values.seed === "") throw new Error("--seed must not be empty");
+  const maxRequestAgeMs = durationMs(values["request-lifetime"]);
+  const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
+  const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
+  // Development only: each one-time code is printed, so a developer can log in without a mail server.
+  const outbox = new MemoryOutbox({
+    onMessage: (message) =>
+      logger.warn(`outbox: ${message.channel} to ${message.to}${message.otpCode ? ` code ${message.otpCode}` : ""}`),
+  });
+  const dataDirectory = resolve(values.data);
+  if (values.reset) await resetDataDirectory(dataDirectory);
+
+  // Bind the port before touching the data directory: a port in use leaves nothing behind.
+  let handle = (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
+    res.end(JSON.stringify({ code: 14, message: "the dev server is starting", details: [] }));
+  };
+  const server = createServer((req, res) => handle(req, res));
+  await listen(server, port, values.host);
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${host}:${address.port}`;
+
+  const rollback = new StartupRollback();
+  const credentialsPath = credentialsPathOf(dataDirectory, values.memory);
+  let started: Started;
+  try {
+    started = await startEngine(
+      {
+        dataDirectory,
+        memory: values.memory,
+        seed: values.seed,
+        rootPublicKey: values["root-public-key"],
+        credentialsPath,
+        baseUrl,
+        engine: {
+          webauthn: { rpId: values["rp-id"], origins: values.origin },
+          oidcIssuers,
+          allowInsecureWebhooks: values["allow-insecure-webhooks"],
+          maxRequestAgeMs,
+          messageSender: outbox,
+          onWebhookError: (error) => logger.error({ err: error }, "webhook dispatcher error"),
+        },
+      },
+      rollback,
+    );
+  } catch (error) {
+    rollback.undo();
+    await new Promise((closed) => server.close(closed));
+    throw error;
+  }
+  const { engine, storage, credentials, seeded } = started;
+
+  const consoleToken = randomBytes(24).toString("base64url");
+  const rootView = engine.as({ userId: credentials.userId });
+  const onError = (error: unknown) => logger.error({ err: error }, "internal error");
+  const authProxy = createAuthProxyHandler(engine, {
+    organizationId: credentials.organizationId,
+    userId: credentials.userId,
+    onError,
+  });
+  handle = createDevServerHandler({
+    engine,
+    logger,
+    adapter: { onError },
+    routes: [
+      async (req, res, path) => {
+        if (req.method !== "GET" || path !== OUTBOX_PATH) return false;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ messages: engine.outbox() }));
+        return true;
+      },
+      async (req, res) => {
+        let served = true;
+        authProxy(req, res, () => {
+          served = false;
+        });
+        return served;
+      },
+      createConsoleRoute({
+        engine,
+        root: rootView,
+        organizationId: credentials.organizationId,
+        token: consoleToken,
+        rootUserId: credentials.userId,
+        allowRemote: values["console-remote"],
+        outbox: async (organizationId) =>
+          outbox.messages().filter((message) => message.organizationId === organizationId),
+      }),
+    ],
+  });
+  const store = storage.store;
+  // Installed before the banner: whoever reads "listening on" may signal at once.
+  const shutdown = () => {
+    server.close(() => {
+      // The dispatcher lets go of the store first; pending deliveries resume at the next start.
+      void engine
+        .close()
+        .then(() => store.close())
+        .then(() => process.exit(0));
+    });
+    server.closeAllConnections();
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+
+  const lines = [
+    `listening on ${baseUrl}`,
+    `organization ${credentials.organizationId}`,
+    `root user ${credentials.userId}`,
+    `root API public key ${credentials.apiPublicKey}`,
+    `root credentials in ${credentialsPath}${credentials.apiPrivateKey ? " (apiPrivateKey, mode 0600)" : ""}`,
+    `bundle signer public key ${credentials.signerPublicKey}`,
+    // Export and import bundles are signed by this key, not Turnkey's enclave key: @turnkey/crypto's bundle
+    // functions need it passed, verbatim, next to their other options.
+    `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${credentials.signerPublicKey}"`,
+    `signed requests are valid for ${values["request-lifetime"]} after their timestampMs`,
+    `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH}`,
+    `console ${baseUrl}/?token=${consoleToken}`,
+  ];
+  if (seeded) lines.push(`seeded start: ids and keys follow from --seed ${values.seed}`);
+  else if (values.seed !== undefined) lines.push("--seed ignored: the store already holds state (--reset starts over)");
+  lines.push(`storage: ${storage.description}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}

@@ -1,0 +1,88 @@
+/**
+ * The dev server's request handler: the Activity API through the HTTP adapter's core, the dev console for
+ * everything else, and one log line per request with what the adapter answered.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { CustodyEngine } from "../engine/engine.js";
+import { headersOf, readBody } from "../http/node.js";
+import {
+  type AdapterResponse,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpAdapterOptions,
+  respond,
+  servesPath,
+} from "../http/respond.js";
+import { logRequest, type RequestRecord } from "./log.js";
+
+/** A surface of the dev server beside the Activity API (the dev console). Resolves false for paths it does not serve. */
+export type DevRoute = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
+
+/** The activity members of a request and its answer, for the log line. */
+function activityOf(requestBody: Uint8Array | null, response: AdapterResponse): Partial<RequestRecord> {
+  const out: Partial<RequestRecord> = {};
+  const requested = parseJson(requestBody === null ? undefined : Buffer.from(requestBody).toString("utf8"));
+  if (typeof requested?.type === "string") out.activityType = requested.type;
+  const answered = parseJson(response.body)?.activity as Record<string, unknown> | undefined;
+  if (typeof answered?.id === "string") out.activityId = answered.id;
+  if (typeof answered?.status === "string") out.activityStatus = answered.status;
+  if (typeof answered?.type === "string") out.activityType = answered.type;
+  return out;
+}
+
+function parseJson(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined || !text.startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The dev server's node handler. */
+export function createDevServerHandler(options: {
+  engine: CustodyEngine;
+  logger: Logger;
+  adapter: HttpAdapterOptions;
+  routes: readonly DevRoute[];
+}): (req: IncomingMessage, res: ServerResponse) => void {
+  const { engine, logger, adapter, routes } = options;
+  const limit = adapter.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  async function answer(req: IncomingMessage, res: ServerResponse, path: string): Promise<Partial<RequestRecord>> {
+    if (servesPath(path)) {
+      const body = await readBody(req, limit);
+      const response = await respond(
+        engine,
+        { method: req.method ?? "GET", path, headers: headersOf(req), body },
+        adapter,
+      );
+      res.writeHead(response.status, response.headers);
+      res.end(response.body);
+      return activityOf(body, response);
+    }
+    for (const route of routes) if (await route(req, res, path)) return {};
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ code: 5, message: `no operation at ${path}`, details: [] }));
+    return {};
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    const path = (req.url ?? "/").split("?")[0] as string;
+    answer(req, res, path)
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "internal error");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: 13, message: "internal error", details: [] }));
+        return {};
+      })
+      .then((activity) => {
+        const ms = Math.round(performance.now() - started);
+        logRequest(logger, { method: req.method ?? "GET", path, status: res.statusCode, ms, ...activity });
+      });
+  };
+}
