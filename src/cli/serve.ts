@@ -298,7 +298,10 @@ export async function serve(argv: string[]): Promise<void> {
         rootUserId: credentials.userId,
         allowRemote: values["console-remote"],
         outbox: async (organizationId) =>
-          outbox.messages().filter((message) => message.organizationId === organizationId),
+          outbox
+            .messages()
+            .filter((message) => message.organizationId === organizationId)
+            .map((message): Record<string, unknown> => ({ ...message })),
       }),
     ],
   });
