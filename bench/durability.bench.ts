@@ -17,7 +17,8 @@ const BUDGET_MS = Number(process.env.BENCH_MS ?? 3000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 
 async function activitiesPerSecond(store: Store): Promise<number> {
-  const engine = new CustodyEngine({ store });
+  // Throw-away directories: a key generated for this process is enough.
+  const engine = new CustodyEngine({ store, ephemeralKeyEncryptionKey: true });
   const { organizationId, rootUserIds } = await engine.createOrganization({
     organizationName: "bench",
     rootUsers: [
