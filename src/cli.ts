@@ -21,7 +21,7 @@ import type { Store } from "./storage/store.js";
 
 const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--root-public-key HEX]
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
-                       [--allow-insecure-webhooks]
+                       [--allow-insecure-webhooks] [--headers-timeout-ms 10000] [--request-timeout-ms 30000]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -37,6 +37,8 @@ const USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data .
   --allow-insecure-webhooks
                      let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
                      (local development; by default only https URLs of public hosts are accepted)
+  --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
+  --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
 
 The server prints its bundle signer's public key and writes it to root-api-key.json as signerPublicKey:
 clients pass it as dangerouslyOverrideSignerPublicKey to open export bundles and seal imports.
@@ -142,6 +144,12 @@ async function openStorage(
   return { store, keyEncryptionKey: kek.key, description: `file store in ${store.directory}; ${keyNote}` };
 }
 
+function positiveInteger(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  return value;
+}
+
 async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -155,6 +163,8 @@ async function serve(argv: string[]): Promise<void> {
       origin: { type: "string", multiple: true, default: ["http://localhost"] },
       "oidc-issuer": { type: "string", multiple: true, default: [] },
       "allow-insecure-webhooks": { type: "boolean", default: false },
+      "headers-timeout-ms": { type: "string", default: "10000" },
+      "request-timeout-ms": { type: "string", default: "30000" },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -187,8 +197,24 @@ async function serve(argv: string[]): Promise<void> {
     });
   }
 
+  const headersTimeout = positiveInteger(values["headers-timeout-ms"], "--headers-timeout-ms");
+  const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
+  let clientDisconnects = 0;
+  // Slow clients (a byte a second on many sockets) are cut off by these time-outs, checked every second,
+  // instead of holding sockets for Node's default five minutes.
   const server = createServer(
-    createHttpHandler(engine, { onError: (error) => console.error("custodian: internal error", error) }),
+    {
+      headersTimeout: Math.min(headersTimeout, requestTimeout),
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      keepAliveTimeout: 5000,
+    },
+    createHttpHandler(engine, {
+      onError: (error) => console.error("custodian: internal error", error),
+      onClientDisconnect: () => {
+        clientDisconnects++;
+      },
+    }),
   );
   await new Promise<void>((ready, fail) => {
     server.once("error", fail);
@@ -196,6 +222,7 @@ async function serve(argv: string[]): Promise<void> {
   });
   // Installed before the banner: whoever reads "listening on" may signal at once.
   const shutdown = () => {
+    if (clientDisconnects > 0) console.log(`${clientDisconnects} requests ended by their client before an answer`);
     server.close(() => {
       // The dispatcher lets go of the store first; pending deliveries resume at the next start.
       void engine

@@ -16,31 +16,69 @@ import {
 /** A node/express/connect handler; `next` is called for paths outside `/public/v1/`. */
 export type NodeHttpHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** Why a body was not read whole: over the size limit, or the client went away before it ended. */
+type BodyOutcome = { body: Uint8Array | null } | { disconnected: true };
+
 /**
- * Reads the body up to `limit` bytes. Past the limit it stops collecting (the rest is drained, not kept)
- * and resolves null, so a 10 MB body costs at most `limit` bytes of memory.
+ * Reads the body up to `limit` bytes. Past the limit (or a `content-length` announcing more) it stops
+ * reading at once and gives `body: null`: the connection is then answered 413 and closed, so an endless
+ * upload costs at most `limit` bytes of reading, not the whole stream. A client that disconnects first
+ * gives `disconnected`.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+function readBody(req: IncomingMessage, limit: number): Promise<BodyOutcome> {
   // A body parser mounted earlier may have consumed the stream into a Buffer or string already.
   const preRead = (req as IncomingMessage & { body?: unknown }).body;
-  if (preRead instanceof Uint8Array) return Promise.resolve(preRead.length > limit ? null : preRead);
+  if (preRead instanceof Uint8Array) return Promise.resolve({ body: preRead.length > limit ? null : preRead });
   if (typeof preRead === "string") {
     const bytes = Buffer.from(preRead, "utf8");
-    return Promise.resolve(bytes.length > limit ? null : bytes);
+    return Promise.resolve({ body: bytes.length > limit ? null : bytes });
   }
-  return new Promise((resolve, reject) => {
+  const announced = Number(req.headers["content-length"]);
+  if (Number.isFinite(announced) && announced > limit) return Promise.resolve({ body: null });
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
+    const settle = (outcome: BodyOutcome) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onGone);
+      req.off("aborted", onGone);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooLarge ? null : Buffer.concat(chunks)));
-    req.on("error", reject);
+      if (size > limit) {
+        req.pause();
+        settle({ body: null });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle({ body: Buffer.concat(chunks) });
+    const onGone = () => settle({ disconnected: true });
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onGone);
+    req.on("aborted", onGone);
   });
 }
+
+/**
+ * After a 413 the rest of the body is never read: the socket stops reading, says it is done and is torn
+ * down shortly after (the grace lets the answer reach a client that reads while it uploads).
+ */
+function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  res.once("finish", () => {
+    const { socket } = req;
+    socket.pause();
+    socket.end();
+    const teardown = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    teardown.unref();
+    socket.once("close", () => clearTimeout(teardown));
+  });
+}
+
+const CLOSE_GRACE_MS = 500;
 
 function headersOf(req: IncomingMessage): Record<string, readonly string[]> {
   const out: Record<string, readonly string[]> = Object.create(null);
@@ -68,14 +106,28 @@ export function createHttpHandler(engine: CustodyEngine, options: HttpAdapterOpt
       return;
     }
     readBody(req, limit)
-      .then(async (body) => {
+      .then(async (outcome) => {
+        if ("disconnected" in outcome) {
+          options.onClientDisconnect?.();
+          return;
+        }
+        const { body } = outcome;
         const request: AdapterRequest = { method: req.method ?? "GET", path, headers: headersOf(req), body };
         const response = await respond(engine, request, options);
+        if (body === null) {
+          response.headers.connection = "close";
+          closeAfterResponse(req, res);
+        }
+        if (res.destroyed) {
+          options.onClientDisconnect?.();
+          return;
+        }
         res.writeHead(response.status, response.headers);
         res.end(response.body);
       })
       .catch((error: unknown) => {
         options.onError?.(error);
+        if (res.destroyed) return;
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ code: 13, message: "internal error", details: [] }));
       });
