@@ -22,6 +22,7 @@ import type { DataReader } from "./data.js";
 import { DataWriter } from "./data.js";
 import { type ActivityDecision, decideActivity, denialError, evaluationRecord, voterCanCount } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
+import { failedActivity } from "./failed-activity.js";
 import { policyCredentialOf } from "./policy-context.js";
 import type { Principal } from "./principal.js";
 import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "./records.js";
@@ -166,7 +167,7 @@ async function applyVote(
     const rejected = selection === "VOTE_SELECTION_REJECTED";
     updated = rejected
       ? { ...voted, status: "ACTIVITY_STATUS_REJECTED" }
-      : { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: submitter.toRpcStatus() };
+      : failedActivity(voted, submitter.toRpcStatus());
     record = {
       outcome: rejected ? "REJECTED" : "DENY",
       reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_CANNOT_ACT",
@@ -184,7 +185,7 @@ async function applyVote(
   } else if (decision.outcome === "ALLOW") {
     updated = await complete(core, data, voted, { ...request, organization, submitter, now }, handlerFailure);
   } else if (decision.outcome === "DENY") {
-    updated = { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: denialError(target, decision).toRpcStatus() };
+    updated = failedActivity(voted, denialError(target, decision).toRpcStatus());
   } else {
     updated = voted;
   }
@@ -237,7 +238,7 @@ async function complete(
   run: ReturnType<typeof targetRequest> & { organization: OrganizationRecord; submitter: Principal; now: number },
   handlerFailure: CustodyError | undefined,
 ): Promise<ActivityRecord> {
-  if (handlerFailure) return { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: handlerFailure.toRpcStatus() };
+  if (handlerFailure) return failedActivity(voted, handlerFailure.toRpcStatus());
   let result: Record<string, unknown> | null;
   try {
     result = await execute(core, data, { ...run, principal: run.submitter, activityId: voted.id });
