@@ -17,6 +17,7 @@ import type {
   PolicyRecord,
   UserRecord,
 } from "./records.js";
+import { confineSessionsToSubmitter } from "./session-target.js";
 
 /** A decision with the consensus still open, and the context it was taken in. */
 export interface ActivityDecision extends Decision {
@@ -70,7 +71,11 @@ export async function decideActivity(input: DecideActivityInput): Promise<Activi
   const records = await input.data.listAll("policies", input.governing.id);
   const policies = records.map(asPolicy);
   const context = await buildPolicyContext(input);
-  const decision = decide({ policies, rootQuorum: input.governing.rootQuorum, context });
+  const decision = confineSessionsToSubmitter(
+    decide({ policies, rootQuorum: input.governing.rootQuorum, context }),
+    policies,
+    context,
+  );
   return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };
 }
 
