@@ -153,35 +153,48 @@ async function hostileBodies(server: Server, root: { publicKey: string; privateK
   const url = `${server.baseUrl}/public/v1/submit/create_wallet`;
   const valid = (extra = "") =>
     `{"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"${Date.now()}","organizationId":"${orgId}","parameters":{"walletName":"hostile","accounts":[]${extra}}}`;
-  const cases: { name: string; body: string | Uint8Array }[] = [
-    { name: "10 MB body", body: "x".repeat(10 * 1024 * 1024) },
-    { name: "500,000-deep nesting", body: `${"[".repeat(500_000)}${"]".repeat(500_000)}` },
-    { name: "__proto__ member", body: valid(`,"__proto__":{"polluted":true}`) },
-    { name: "constructor.prototype member", body: valid(`,"constructor":{"prototype":{"polluted":true}}`) },
-    { name: "bad UTF-8", body: Buffer.concat([Buffer.from(valid().slice(0, 40)), Buffer.from([0xc3, 0x28])]) },
-    { name: "UTF-8 BOM", body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid())]) },
-    { name: "duplicate keys", body: valid().replace(`"walletName":"hostile"`, `"walletName":"a","walletName":"b"`) },
-    { name: "not JSON", body: "{" },
-    { name: "JSON array", body: "[]" },
-    { name: "mnemonicLength 1e9", body: valid(`,"mnemonicLength":1000000000`) },
+  // `refused`: no signature can make it acceptable. `any`: well-formed apart from the hostile part, so a
+  // signed copy may succeed (unknown members are dropped, a duplicate key takes its last value, as JSON
+  // parsers do); what matters is that nothing breaks and nothing is polluted.
+  const cases: { name: string; body: string | Uint8Array; signedMay: "refused" | "any" }[] = [
+    { name: "10 MB body", body: "x".repeat(10 * 1024 * 1024), signedMay: "refused" },
+    { name: "500,000-deep nesting", body: `${"[".repeat(500_000)}${"]".repeat(500_000)}`, signedMay: "refused" },
+    { name: "__proto__ member", body: valid(`,"__proto__":{"polluted":true}`), signedMay: "any" },
+    { name: "constructor.prototype member", body: valid(`,"constructor":{"prototype":{"polluted":true}}`), signedMay: "any" },
+    { name: "bad UTF-8", body: Buffer.concat([Buffer.from(valid().slice(0, 40)), Buffer.from([0xc3, 0x28])]), signedMay: "refused" },
+    { name: "UTF-8 BOM", body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid())]), signedMay: "refused" },
+    { name: "duplicate keys", body: valid().replace(`"walletName":"hostile"`, `"walletName":"a","walletName":"b"`), signedMay: "any" },
+    { name: "not JSON", body: "{", signedMay: "refused" },
+    { name: "JSON array", body: "[]", signedMay: "refused" },
+    { name: "mnemonicLength 1e9", body: valid(`,"mnemonicLength":1000000000`), signedMay: "refused" },
   ];
-  for (const { name, body } of cases) {
+  let accepted = 0;
+  const statuses: string[] = [];
+  for (const { name, body, signedMay } of cases) {
     for (const signed of [false, true]) {
       const text = typeof body === "string" ? body : Buffer.from(body).toString("latin1");
       const headers = signed && text.length < 1_000_000 ? await stampHeader(root, text) : {};
       try {
         const response = await raw(url, body, headers);
-        check(`hostile body (${name}${signed ? ", signed" : ""}) is refused with a 4xx`, response.status >= 400 && response.status < 500, String(response.status));
+        if (response.status === 200) accepted++;
+        statuses.push(`${name}${signed ? " (signed)" : ""}: ${response.status}`);
+        const ok =
+          signed && signedMay === "any"
+            ? response.status < 500
+            : response.status >= 400 && response.status < 500;
+        check(`hostile body (${name}${signed ? ", signed" : ""}) answered without a 5xx, refused unless well-formed`, ok, String(response.status));
       } catch (error) {
         // A server that cuts a huge upload short may close before the client finished sending.
         check(`hostile body (${name}) gets an answer or a closed connection`, String(error).includes("fetch failed") || String(error).includes("other side closed"), String(error));
       }
     }
   }
+  if (process.env.VERBOSE) console.log(statuses.join("\n"));
   check("no object was polluted in this process either", ({} as Record<string, unknown>).polluted === undefined);
   const uploads = await Promise.all(Array.from({ length: 20 }, () => endlessUpload(server.baseUrl)));
   check("20 endless chunked uploads are each cut off well before 64 MiB", uploads.every((n) => n < 32 * 1024 * 1024), uploads.join(","));
-  check("refused hostile bodies stored nothing", (await activityCount(client)) === before);
+  const stored = (await activityCount(client)) - before;
+  check("refused hostile bodies stored nothing", stored === accepted, `${accepted} accepted, ${stored} stored`);
   const whoami = await client.getWhoami({});
   check("the server still answers after the hostile bodies", whoami.organizationId === orgId);
 }
@@ -255,10 +268,15 @@ async function conflicts(server: Server, root: { publicKey: string; privateKey: 
   check("100 concurrent updates of one tag leave one consistent tag", updates.every((u) => u.status === "fulfilled") && /^contested-\d+$/.test(tag?.tagName ?? ""), tag?.tagName);
   const { walletId } = await client.createWallet({ walletName: "paths", accounts: [] });
   const account = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/7", addressFormat: "ADDRESS_FORMAT_ETHEREUM" } as const;
-  const twice = await Promise.allSettled([0, 1].map(() => client.createWalletAccounts({ walletId, accounts: [account] })));
+  // Two bodies (the names differ), one path.
+  const twice = await Promise.allSettled(
+    [0, 1].map((i) => client.createWalletAccounts({ walletId, accounts: [{ ...account, name: `twice-${i}` }] })),
+  );
   const { accounts } = await client.getWalletAccounts({ walletId });
   check("the same path created twice concurrently gives exactly one account", accounts.length === 1 && twice.filter((t) => t.status === "fulfilled").length === 1, String(accounts.length));
-  const names = await Promise.allSettled([0, 1, 2].map(() => client.createWallet({ walletName: "same-name", accounts: [] })));
+  const names = await Promise.allSettled(
+    [12, 15, 18].map((mnemonicLength) => client.createWallet({ walletName: "same-name", accounts: [], mnemonicLength })),
+  );
   check("the same wallet name created three times concurrently gives exactly one", names.filter((t) => t.status === "fulfilled").length === 1);
 }
 
@@ -301,7 +319,7 @@ async function killRounds(root: { publicKey: string; privateKey: string }, orgId
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 700)));
+    await new Promise((resolve) => setTimeout(resolve, 1000 + Math.floor(Math.random() * 2000)));
     // Only what was acknowledged before the kill counts: responses read after it are not trusted.
     stop = true;
     const counted = [...acked];

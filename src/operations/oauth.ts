@@ -15,7 +15,7 @@ import { INDEX } from "../engine/data.js";
 import { CustodyError } from "../errors.js";
 import { requireUser } from "./credentials.js";
 import { defineActivity } from "./define.js";
-import { int64String, name } from "./schema.js";
+import { name } from "./schema.js";
 import {
   DEFAULT_SESSION_SECONDS,
   defaultKeyName,

@@ -10,7 +10,6 @@ import * as v from "valibot";
 import { bytesToHex } from "../crypto/bytes.js";
 import { encryptCredentialBundle } from "../crypto/hpke/index.js";
 import type { UserRecord } from "../engine/records.js";
-import { invalidArgument } from "../errors.js";
 import { addApiKey, removeApiKey, requireUser } from "./credentials.js";
 import type { ActivityContext } from "./define.js";
 import { defineActivity } from "./define.js";

@@ -34,7 +34,7 @@ import type { RandomSource } from "../engine/random.js";
 import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { SecretVault } from "../engine/secrets.js";
 import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError } from "../errors.js";
 import { defineActivity } from "./define.js";
 import { id, int32, list, name } from "./schema.js";
 

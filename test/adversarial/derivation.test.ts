@@ -34,7 +34,7 @@ describe("derivation bounds", () => {
   it("refuses a path deeper than the limit, naming the field and the limit, and stores nothing", async () => {
     const { root, organizationId } = await engineWithOrganization();
     const { walletId } = (await root.createWallet({ organizationId, parameters: { walletName: "w", accounts: [] } }))
-      .activity.result?.createWalletResult as { walletId: string };
+      .activity.result!.createWalletResult as { walletId: string };
     const before = await activityCount(root, organizationId);
     const error = await expectCustodyError(
       root.createWalletAccounts({ organizationId, parameters: { walletId, accounts: [account(deepPath(0, 255))] } }),

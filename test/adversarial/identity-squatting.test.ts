@@ -52,7 +52,7 @@ describe("oidcClaims without a token", () => {
         ],
       },
     });
-    const malloryId = (created.activity.result?.createUsersResult as { userIds: string[] }).userIds[0] as string;
+    const malloryId = (created.activity.result!.createUsersResult as { userIds: string[] }).userIds[0] as string;
     const mallory = engine.as({ userId: malloryId });
     // The same identity with a new audience, or an audience the victim already registered: both refused.
     for (const aud of ["android", "web"]) {
@@ -79,7 +79,7 @@ describe("oidcClaims without a token", () => {
       organizationId,
       parameters: subOrganizationParameters("sibling", subKey),
     });
-    const result = activity.result?.createSubOrganizationResultV8 as {
+    const result = activity.result!.createSubOrganizationResultV8 as {
       subOrganizationId: string;
       rootUserIds: string[];
     };

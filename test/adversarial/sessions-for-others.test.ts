@@ -19,7 +19,7 @@ async function setup(condition: (bobId: string) => string) {
     userTags: [],
   });
   const created = await root.createUsers({ organizationId, parameters: { users: [member("alice"), member("bob")] } });
-  const [aliceId, bobId] = (created.activity.result?.createUsersResult as { userIds: string[] }).userIds as [
+  const [aliceId, bobId] = (created.activity.result!.createUsersResult as { userIds: string[] }).userIds as [
     string,
     string,
   ];
@@ -45,7 +45,7 @@ describe("create_read_write_session for another user", () => {
     const error = await expectCustodyError(session(bobId), "PERMISSION_DENIED");
     expect(error.details.decision).toBe("IMPLICIT_DENY");
     const own = await session();
-    expect((own.activity.result?.createReadWriteSessionResultV2 as { userId: string }).userId).toBe(aliceId);
+    expect((own.activity.result!.createReadWriteSessionResultV2 as { userId: string }).userId).toBe(aliceId);
     const named = await session(aliceId);
     expect(named.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
   });
@@ -56,7 +56,7 @@ describe("create_read_write_session for another user", () => {
     );
     const { activity } = await session(bobId);
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
-    expect((activity.result?.createReadWriteSessionResultV2 as { userId: string }).userId).toBe(bobId);
+    expect((activity.result!.createReadWriteSessionResultV2 as { userId: string }).userId).toBe(bobId);
   });
 
   it("is allowed for the root quorum", async () => {

@@ -65,7 +65,7 @@ describe("stamps", () => {
     const stamp = await stamped(body);
     const url = `${server.baseUrl}/public/v1/submit/create_wallet`;
     const responses = await Promise.all(Array.from({ length: 10 }, () => post(url, body, header(stamp))));
-    const ids = new Set(responses.map((r) => (r.json?.activity as { id: string }).id));
+    const ids = new Set(responses.map((r) => (r.json!.activity as { id: string }).id));
     expect(ids.size).toBe(1);
     expect((await root.getWallets({ organizationId })).wallets.filter((w) => w.walletName === "once")).toHaveLength(1);
   });
@@ -81,6 +81,6 @@ describe("stamps", () => {
     const first = await post(url, body, header(stamp));
     const second = await post(url, body, header({ ...stamp, signature: bytesToHex(twin.toBytes("der")) }));
     expect([first.status, second.status]).toEqual([200, 200]);
-    expect((second.json?.activity as { id: string }).id).toBe((first.json?.activity as { id: string }).id);
+    expect((second.json!.activity as { id: string }).id).toBe((first.json!.activity as { id: string }).id);
   });
 });

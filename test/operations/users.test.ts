@@ -59,9 +59,7 @@ describe("create_users", () => {
             userPhoneNumber: "+14155550100",
             apiKeys: [secp.apiKeyParams()],
             authenticators: [passkeyParams(authenticator, { authenticatorName: "laptop" })],
-            oauthProviders: [
-              { providerName: "google", oidcToken: await issuer.token({ sub: "alice", aud: "app" }) },
-            ],
+            oauthProviders: [{ providerName: "google", oidcToken: await issuer.token({ sub: "alice", aud: "app" }) }],
             userTags: [userTagId],
           },
           userParams("bob"),
