@@ -151,8 +151,9 @@ async function hostileBodies(server: Server, root: { publicKey: string; privateK
   const client = clientFor(server.baseUrl, root, orgId);
   const before = await activityCount(client);
   const url = `${server.baseUrl}/public/v1/submit/create_wallet`;
+  let walletNames = 0;
   const valid = (extra = "") =>
-    `{"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"${Date.now()}","organizationId":"${orgId}","parameters":{"walletName":"hostile","accounts":[]${extra}}}`;
+    `{"type":"ACTIVITY_TYPE_CREATE_WALLET","timestampMs":"${Date.now()}","organizationId":"${orgId}","parameters":{"walletName":"hostile-${walletNames++}","accounts":[]${extra}}}`;
   // `refused`: no signature can make it acceptable. `any`: well-formed apart from the hostile part, so a
   // signed copy may succeed (unknown members are dropped, a duplicate key takes its last value, as JSON
   // parsers do); what matters is that nothing breaks and nothing is polluted.
@@ -163,7 +164,7 @@ async function hostileBodies(server: Server, root: { publicKey: string; privateK
     { name: "constructor.prototype member", body: valid(`,"constructor":{"prototype":{"polluted":true}}`), signedMay: "any" },
     { name: "bad UTF-8", body: Buffer.concat([Buffer.from(valid().slice(0, 40)), Buffer.from([0xc3, 0x28])]), signedMay: "refused" },
     { name: "UTF-8 BOM", body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid())]), signedMay: "refused" },
-    { name: "duplicate keys", body: valid().replace(`"walletName":"hostile"`, `"walletName":"a","walletName":"b"`), signedMay: "any" },
+    { name: "duplicate keys", body: valid().replace(/"walletName":"hostile-\d+"/, `"walletName":"a","walletName":"b"`), signedMay: "any" },
     { name: "not JSON", body: "{", signedMay: "refused" },
     { name: "JSON array", body: "[]", signedMay: "refused" },
     { name: "mnemonicLength 1e9", body: valid(`,"mnemonicLength":1000000000`), signedMay: "refused" },
