@@ -70,8 +70,12 @@ function unauthenticated(message: string, reason: string): CustodyError {
 
 /**
  * Finds the record of a credential that applies to a request naming `organizationId`: the named
- * organization's own, else its parent's, else one of its sub-organizations' (refused when the credential
- * sits in several, since the request would not say which).
+ * organization's own, else its parent's, else one of its sub-organizations'. Registrations elsewhere never
+ * change the answer for the organization that holds the credential. When several sub-organizations hold it
+ * (one registered a sibling's public key or credential id), the first registration is the owner's: a later
+ * one could only have copied it, so it neither takes the credential over nor locks its owner out (the hosted
+ * service answers `CREDENTIAL_CONFLICT` there, which lets any sibling deny its neighbours the log-in
+ * through the parent).
  */
 async function locate(
   data: DataReader,
@@ -85,15 +89,33 @@ async function locate(
   if (own) return own;
   const parent = locations.find((location) => location.organizationId === named.parentOrganizationId);
   if (parent) return parent;
-  const inChildren: CredentialLocationRecord[] = [];
+  let first: { location: CredentialLocationRecord; createdAtMs: number; id: string } | undefined;
   for (const location of locations) {
     const organization = await data.get("organizations", location.organizationId);
-    if (organization?.parentOrganizationId === named.id) inChildren.push(location);
+    if (organization?.parentOrganizationId !== named.id) continue;
+    const registered = await registrationOf(data, location);
+    if (!registered) continue;
+    if (
+      first === undefined ||
+      registered.createdAtMs < first.createdAtMs ||
+      (registered.createdAtMs === first.createdAtMs && registered.id < first.id)
+    ) {
+      first = { location, ...registered };
+    }
   }
-  if (inChildren.length > 1) {
-    throw unauthenticated("more than one sub-organization is associated with this credential", "CREDENTIAL_CONFLICT");
-  }
-  return inChildren[0];
+  return first?.location;
+}
+
+/** When the credential a location names was registered (ids are time-ordered, so they break ties). */
+async function registrationOf(
+  data: DataReader,
+  location: CredentialLocationRecord,
+): Promise<{ createdAtMs: number; id: string } | undefined> {
+  const record =
+    location.kind === "apiKey"
+      ? await data.get("apiKeys", location.credentialRecordId)
+      : await data.get("authenticators", location.credentialRecordId);
+  return record && { createdAtMs: record.createdAtMs, id: record.id };
 }
 
 /**

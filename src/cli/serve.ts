@@ -35,6 +35,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
+                       [--headers-timeout-ms 10000] [--request-timeout-ms 30000]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -63,6 +64,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      its token)
   --request-lifetime how old a signed submission's timestampMs may be: 90s, 30m, 24h, 2d (default 1h, as
                      Turnkey's FAQ; its offline-signing example speaks of 24h)
+  --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
+  --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
 
 The server prints what a client needs (base URL, organization and user ids, the root API public key, the
@@ -79,6 +82,12 @@ messages at GET /dev/outbox: no mail or SMS leaves the machine.
 const OUTBOX_PATH = "/dev/outbox";
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function positiveInteger(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  return value;
+}
 
 /** `--request-lifetime 24h` as milliseconds. */
 function durationMs(value: string): number {
@@ -197,6 +206,8 @@ export async function serve(argv: string[]): Promise<void> {
       "allow-insecure-webhooks": { type: "boolean", default: false },
       "console-remote": { type: "boolean", default: false },
       "request-lifetime": { type: "string", default: "1h" },
+      "headers-timeout-ms": { type: "string", default: "10000" },
+      "request-timeout-ms": { type: "string", default: "30000" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -213,6 +224,8 @@ export async function serve(argv: string[]): Promise<void> {
     throw new Error(`--log-format must be pretty or json, got ${logFormat}`);
   if (values.seed === "") throw new Error("--seed must not be empty");
   const maxRequestAgeMs = durationMs(values["request-lifetime"]);
+  const headersTimeout = positiveInteger(values["headers-timeout-ms"], "--headers-timeout-ms");
+  const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
@@ -228,7 +241,17 @@ export async function serve(argv: string[]): Promise<void> {
     res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
     res.end(JSON.stringify({ code: 14, message: "the dev server is starting", details: [] }));
   };
-  const server = createServer((req, res) => handle(req, res));
+  // Slow clients (a byte a second on many sockets) are cut off by these time-outs, checked every second,
+  // instead of holding sockets for Node's default five minutes.
+  const server = createServer(
+    {
+      headersTimeout: Math.min(headersTimeout, requestTimeout),
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      keepAliveTimeout: 5000,
+    },
+    (req, res) => handle(req, res),
+  );
   await listen(server, port, values.host);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -267,6 +290,7 @@ export async function serve(argv: string[]): Promise<void> {
   const consoleToken = randomBytes(24).toString("base64url");
   const rootView = engine.as({ userId: credentials.userId });
   const onError = (error: unknown) => logger.error({ err: error }, "internal error");
+  let clientDisconnects = 0;
   const authProxy = createAuthProxyHandler(engine, {
     organizationId: credentials.organizationId,
     userId: credentials.userId,
@@ -275,7 +299,13 @@ export async function serve(argv: string[]): Promise<void> {
   handle = createDevServerHandler({
     engine,
     logger,
-    adapter: { onError },
+    // A client that leaves before its answer is counted, not logged as an error.
+    adapter: {
+      onError,
+      onClientDisconnect: () => {
+        clientDisconnects++;
+      },
+    },
     routes: [
       async (req, res, path) => {
         if (req.method !== "GET" || path !== OUTBOX_PATH) return false;
@@ -308,6 +338,7 @@ export async function serve(argv: string[]): Promise<void> {
   const store = storage.store;
   // Installed before the banner: whoever reads "listening on" may signal at once.
   const shutdown = () => {
+    if (clientDisconnects > 0) logger.warn(`${clientDisconnects} requests ended by their client before an answer`);
     server.close(() => {
       // The dispatcher lets go of the store first; pending deliveries resume at the next start.
       void engine

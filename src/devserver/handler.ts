@@ -7,14 +7,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { CustodyEngine } from "../engine/engine.js";
-import { headersOf, readBody } from "../http/node.js";
-import {
-  type AdapterResponse,
-  DEFAULT_MAX_BODY_BYTES,
-  type HttpAdapterOptions,
-  respond,
-  servesPath,
-} from "../http/respond.js";
+import { serveApiRequest } from "../http/node.js";
+import { type AdapterResponse, type HttpAdapterOptions, servesPath } from "../http/respond.js";
 import { logRequest, type RequestRecord } from "./log.js";
 
 /** A surface of the dev server beside the Activity API (the dev console). Resolves false for paths it does not serve. */
@@ -50,19 +44,11 @@ export function createDevServerHandler(options: {
   routes: readonly DevRoute[];
 }): (req: IncomingMessage, res: ServerResponse) => void {
   const { engine, logger, adapter, routes } = options;
-  const limit = adapter.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   async function answer(req: IncomingMessage, res: ServerResponse, path: string): Promise<Partial<RequestRecord>> {
     if (servesPath(path)) {
-      const body = await readBody(req, limit);
-      const response = await respond(
-        engine,
-        { method: req.method ?? "GET", path, headers: headersOf(req), body },
-        adapter,
-      );
-      res.writeHead(response.status, response.headers);
-      res.end(response.body);
-      return activityOf(body, response);
+      const served = await serveApiRequest(engine, req, res, adapter);
+      return served === undefined ? {} : activityOf(served.body, served.response);
     }
     for (const route of routes) if (await route(req, res, path)) return {};
     res.writeHead(404, { "content-type": "application/json" });

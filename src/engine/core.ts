@@ -7,7 +7,7 @@
 import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
-import { invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../errors.js";
 import { MemoryOutbox, type MessageSender } from "../messages/outbox.js";
 import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
@@ -39,9 +39,16 @@ export interface CustodyEngineOptions {
   maxClockSkewMs?: number;
   /**
    * The 32-byte key-encryption key that wraps the data key sealing every secret at rest. Required for a
-   * durable store; when omitted, a key is generated for this process (fine for memory stores and tests).
+   * durable store (`FileStore`): without it the engine refuses to open (`FAILED_PRECONDITION`,
+   * `KEY_ENCRYPTION_KEY_MISSING`) unless {@link ephemeralKeyEncryptionKey} is set. When omitted on a memory
+   * store, a key is generated for this process.
    */
   keyEncryptionKey?: Uint8Array;
+  /**
+   * Generate a key-encryption key for this process even on a durable store. Its secrets then cannot be read
+   * by any later process: for throw-away data directories only.
+   */
+  ephemeralKeyEncryptionKey?: boolean;
   /** Refuse non-hardened ed25519 derivation path levels (default: derive them as hardened). */
   strictEd25519Paths?: boolean;
   /**
@@ -118,6 +125,8 @@ export class EngineCore implements PipelineCore {
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
   readonly #deliverWebhooks: boolean;
+  /** Set when a durable store came without a key-encryption key and no ephemeral one was asked for. */
+  private readonly missingKeyEncryptionKey: boolean;
 
   constructor(options: CustodyEngineOptions) {
     this.hostStore = options.store ?? new MemoryStore();
@@ -127,6 +136,10 @@ export class EngineCore implements PipelineCore {
     if (options.keyEncryptionKey !== undefined && options.keyEncryptionKey.length !== 32) {
       throw invalidArgument("keyEncryptionKey must be 32 bytes", "keyEncryptionKey");
     }
+    this.missingKeyEncryptionKey =
+      options.keyEncryptionKey === undefined &&
+      this.hostStore.durable === true &&
+      options.ephemeralKeyEncryptionKey !== true;
     this.services = {
       maxRequestAgeMs: positiveMs(options.maxRequestAgeMs, 60 * 60 * 1000, "maxRequestAgeMs"),
       maxClockSkewMs: positiveMs(options.maxClockSkewMs, 5 * 60 * 1000, "maxClockSkewMs"),
@@ -180,6 +193,13 @@ export class EngineCore implements PipelineCore {
    * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending.
    */
   async ready(): Promise<void> {
+    if (this.missingKeyEncryptionKey) {
+      throw new CustodyError(
+        "FAILED_PRECONDITION",
+        "a durable store needs the keyEncryptionKey engine option: secrets sealed under a key generated for this process could not be read after a restart (pass ephemeralKeyEncryptionKey: true for throw-away data)",
+        { field: "keyEncryptionKey", reason: "KEY_ENCRYPTION_KEY_MISSING" },
+      );
+    }
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
     await this.services.tokens.open(this.store, this.services.secrets);

@@ -11,6 +11,7 @@ import { decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../poli
 import type { Decision, Policy, PolicyContext } from "../policy/types.js";
 import { buildPolicyContext, type PolicyContextInput } from "./policy-context.js";
 import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "./records.js";
+import { confineSessionsToSubmitter } from "./session-target.js";
 
 /** A decision with the consensus still open, and the context it was taken in. */
 export interface ActivityDecision extends Decision {
@@ -64,7 +65,11 @@ export async function decideActivity(input: DecideActivityInput): Promise<Activi
   const records = await input.data.listAll("policies", input.governing.id);
   const policies = records.map(asPolicy);
   const context = await buildPolicyContext(input);
-  const decision = decide({ policies, rootQuorum: input.governing.rootQuorum, context });
+  const decision = confineSessionsToSubmitter(
+    decide({ policies, rootQuorum: input.governing.rootQuorum, context }),
+    policies,
+    context,
+  );
   return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };
 }
 

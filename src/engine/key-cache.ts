@@ -12,7 +12,7 @@ import type { PreparedSigner } from "../crypto/sign/index.js";
 /** One wallet's seed and the HD nodes derived from it so far. */
 export interface WalletKeys {
   seed: Uint8Array;
-  nodes: HdNodeCache & { values(): Iterable<HdNode> };
+  nodes: HdNodeCache & { values(): Iterable<HdNode>; readonly size: number };
 }
 
 class Lru<V> {
@@ -48,13 +48,33 @@ class Lru<V> {
     this.entries.delete(key);
     this.onEvict(value);
   }
+
+  values(): Iterable<V> {
+    return this.entries.values();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** Options of {@link KeyCache}: how many entries each cache keeps before the least recently used go. */
+export interface KeyCacheOptions {
+  /** Wallets whose seed is kept (default 256). */
+  wallets?: number;
+  /** Intermediate HD nodes kept per wallet (default 256): enough for every usual path's shared ancestors. */
+  nodesPerWallet?: number;
+  /** Prepared signers of accounts and private keys (default 4,096). */
+  signers?: number;
 }
 
 export class KeyCache {
   private readonly wallets: Lru<WalletKeys>;
   private readonly signers: Lru<PreparedSigner>;
+  private readonly nodesPerWallet: number;
 
-  constructor(options: { wallets?: number; signers?: number } = {}) {
+  constructor(options: KeyCacheOptions = {}) {
+    this.nodesPerWallet = options.nodesPerWallet ?? 256;
     this.wallets = new Lru(options.wallets ?? 256, (keys) => {
       keys.seed.fill(0);
       for (const node of keys.nodes.values()) wipeNode(node);
@@ -94,7 +114,8 @@ export class KeyCache {
     return this.load(
       `wallet:${walletId}`,
       this.wallets.get(walletId),
-      async (): Promise<WalletKeys> => ({ seed: await load(), nodes: new Map<string, HdNode>() }),
+      // Bounded: a request deriving thousands of distinct deep paths must not keep their nodes for good.
+      async (): Promise<WalletKeys> => ({ seed: await load(), nodes: new Lru<HdNode>(this.nodesPerWallet, wipeNode) }),
       (keys) => this.wallets.set(walletId, keys),
     );
   }

@@ -37,6 +37,8 @@ const EXPOSED_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   DELETE_AUTHENTICATORS: ["user_id"],
   CREATE_OAUTH_PROVIDERS: ["user_id"],
   DELETE_OAUTH_PROVIDERS: ["user_id"],
+  // Custodian's addition: whom a session is minted for, so a policy can allow one for another user.
+  CREATE_READ_WRITE_SESSION: ["user_id"],
   EXPORT_WALLET: ["target_public_key"],
   EXPORT_WALLET_ACCOUNT: ["target_public_key"],
   EXPORT_PRIVATE_KEY: ["target_public_key"],

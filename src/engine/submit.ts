@@ -20,6 +20,7 @@ import { actingOrganization } from "./access.js";
 import { DataWriter } from "./data.js";
 import { decideActivity, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, voteOf } from "./execution.js";
+import { failedActivity } from "./failed-activity.js";
 import type { IdGenerator } from "./ids.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import { assertLive } from "./liveness.js";
@@ -289,7 +290,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
     if (!failed) throw thrown;
     const { draft, evaluation } = failed;
     const error = asCustodyError(thrown);
-    const activity = { ...draft, status: "ACTIVITY_STATUS_FAILED" as const, failure: error.toRpcStatus() };
+    const activity = failedActivity(draft, error.toRpcStatus());
     await core.store.transaction(async (tx) => {
       const data = new DataWriter(tx);
       // A concurrent identical submission may have recorded the activity meanwhile: it stands.

@@ -20,6 +20,7 @@ import type { DataReader } from "./data.js";
 import { DataWriter } from "./data.js";
 import { type ActivityDecision, denialError, evaluationRecord } from "./decision.js";
 import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
+import { failedActivity } from "./failed-activity.js";
 import { consensusWindow, decidePending, type TargetRequest, targetRequest, voterCanCount } from "./pending.js";
 import { policyCredentialOf } from "./policy-context.js";
 import type { Principal } from "./principal.js";
@@ -152,7 +153,7 @@ async function applyVote(
     const rejected = selection === "VOTE_SELECTION_REJECTED";
     updated = rejected
       ? { ...voted, status: "ACTIVITY_STATUS_REJECTED" }
-      : { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: submitter.toRpcStatus() };
+      : failedActivity(voted, submitter.toRpcStatus());
     record = {
       outcome: rejected ? "REJECTED" : "DENY",
       reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_CANNOT_ACT",
@@ -171,7 +172,7 @@ async function applyVote(
     const run = { ...(await targetRequest(target)), organization, submitter, now };
     updated = await complete(core, data, voted, run, handlerFailure);
   } else if (decision.outcome === "DENY") {
-    updated = { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: denialError(target, decision).toRpcStatus() };
+    updated = failedActivity(voted, denialError(target, decision).toRpcStatus());
   } else {
     updated = voted;
   }
@@ -224,7 +225,7 @@ async function complete(
   run: TargetRequest & { organization: OrganizationRecord; submitter: Principal; now: number },
   handlerFailure: CustodyError | undefined,
 ): Promise<ActivityRecord> {
-  if (handlerFailure) return { ...voted, status: "ACTIVITY_STATUS_FAILED", failure: handlerFailure.toRpcStatus() };
+  if (handlerFailure) return failedActivity(voted, handlerFailure.toRpcStatus());
   let result: Record<string, unknown> | null;
   try {
     result = await execute(core, data, { ...run, principal: run.submitter, activityId: voted.id });

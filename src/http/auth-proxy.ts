@@ -457,7 +457,12 @@ export function createAuthProxyHandler(engine: CustodyEngine, options: AuthProxy
       }
       return;
     }
-    answer(proxy, req.method ?? "GET", path, req.headers, () => readBody(req, limit))
+    // A client that went away reads as no body: its answer (a 413) reaches no one.
+    const read = async () => {
+      const outcome = await readBody(req, limit);
+      return "disconnected" in outcome ? null : outcome.body;
+    };
+    answer(proxy, req.method ?? "GET", path, req.headers, read)
       .then((response) => {
         res.writeHead(response.status, response.headers);
         res.end(response.body);

@@ -21,6 +21,11 @@ export interface HttpAdapterOptions {
   maxJsonDepth?: number;
   /** Called with unexpected errors (those answered with 500), for the host's logs. Never given secrets. */
   onError?: (error: unknown) => void;
+  /**
+   * Called once for each request whose client went away before it was answered (an aborted upload, a
+   * closed socket): an ordinary event, counted rather than logged as an error. Node handler only.
+   */
+  onClientDisconnect?: () => void;
 }
 
 /** A request as the adapter sees it. Header names are lowercase; a repeated header has several values. */

@@ -32,7 +32,7 @@ import {
   storePrivateKey,
 } from "./private-keys.js";
 import { id, list, name } from "./schema.js";
-import { MAX_ACCOUNTS_PER_REQUEST, storeWallet, walletAccountParams } from "./wallets.js";
+import { accountList, storeWallet } from "./wallets.js";
 
 type ImportKind = ImportTargetRecord["kind"];
 
@@ -150,7 +150,7 @@ export const importWallet = defineActivity({
         userId: id,
         walletName: name,
         encryptedBundle,
-        accounts: list(walletAccountParams, MAX_ACCOUNTS_PER_REQUEST),
+        accounts: accountList,
       }),
     },
   ],

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { OauthProviderRecord } from "../engine/records.js";
 import { renderOauthProvider } from "../engine/render.js";
 import { invalidArgument, notFound } from "../errors.js";
-import { addOauthProvider, LIMITS, oauthProviderParamsV1, oauthProviderParamsV2, requireUser } from "./credentials.js";
+import { addOauthProviders, LIMITS, oauthProviderParamsV1, oauthProviderParamsV2, requireUser } from "./credentials.js";
 import { defineActivity, defineQuery } from "./define.js";
 import { id, list } from "./schema.js";
 
@@ -42,12 +42,8 @@ export const createOauthProviders = defineActivity({
   policy: { resource: "CREDENTIAL", action: "CREATE" },
   async handler(context, params) {
     const user = await requireUser(context.data, context.organization.id, params.userId, "parameters.userId");
-    const providerIds: string[] = [];
-    for (const [i, provider] of params.oauthProviders.entries()) {
-      const added = await addOauthProvider(context, user, provider, `parameters.oauthProviders[${i}]`);
-      providerIds.push(added.id);
-    }
-    return { providerIds };
+    const added = await addOauthProviders(context, user, params.oauthProviders, "parameters.oauthProviders");
+    return { providerIds: added.map((provider) => provider.id) };
   },
 });
 

@@ -15,8 +15,14 @@ import { INDEX } from "../engine/data.js";
 import { CustodyError } from "../errors.js";
 import { requireUser } from "./credentials.js";
 import { defineActivity } from "./define.js";
-import { int64String, name } from "./schema.js";
-import { DEFAULT_SESSION_SECONDS, defaultKeyName, issueSessionKey, targetPublicKey } from "./sessions.js";
+import { name } from "./schema.js";
+import {
+  DEFAULT_SESSION_SECONDS,
+  defaultKeyName,
+  issueSessionKey,
+  sessionSeconds,
+  targetPublicKey,
+} from "./sessions.js";
 
 const TOKEN_FIELD = "parameters.oidcToken";
 
@@ -47,7 +53,7 @@ export const oauth = defineActivity({
         oidcToken: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(16_384)),
         targetPublicKey,
         apiKeyName: v.optional(name),
-        expirationSeconds: v.optional(int64String),
+        expirationSeconds: v.optional(sessionSeconds),
         invalidateExisting: v.optional(v.boolean()),
       }),
     },

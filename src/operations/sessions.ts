@@ -10,7 +10,6 @@ import * as v from "valibot";
 import { bytesToHex } from "../crypto/bytes.js";
 import { encryptCredentialBundle } from "../crypto/hpke/index.js";
 import type { UserRecord } from "../engine/records.js";
-import { invalidArgument } from "../errors.js";
 import { addApiKey, removeApiKey, requireUser } from "./credentials.js";
 import type { ActivityContext } from "./define.js";
 import { defineActivity } from "./define.js";
@@ -18,6 +17,21 @@ import { id, int64String, name } from "./schema.js";
 
 /** Session keys live 15 minutes unless the request says otherwise (the intents' documented default). */
 export const DEFAULT_SESSION_SECONDS = "900";
+
+/**
+ * The longest session one request may ask for: one year. The swagger sets no bound; without one a session
+ * of 9999999999999999999 seconds would never expire.
+ */
+export const MAX_SESSION_SECONDS = 365 * 24 * 60 * 60;
+
+/** A session key's lifetime in seconds: 1 to {@link MAX_SESSION_SECONDS}, refused before any activity exists. */
+export const sessionSeconds = v.pipe(
+  int64String,
+  v.check(
+    (seconds) => BigInt(seconds) >= 1n && BigInt(seconds) <= BigInt(MAX_SESSION_SECONDS),
+    `must be between 1 and ${MAX_SESSION_SECONDS} seconds (one year)`,
+  ),
+);
 
 /** A client's P-256 public key in hex (33 bytes compressed or 65 uncompressed, so at most 130 digits). */
 export const targetPublicKey = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(200));
@@ -47,17 +61,13 @@ export function defaultKeyName(prefix: string, now: number): string {
  * private key, sealed to `request.targetPublicKey`. The bundle is built before anything is written, so a
  * bad target key leaves no key behind; the private key is wiped once sealed.
  *
- * @throws CustodyError `INVALID_ARGUMENT` naming `parameters.targetPublicKey` for a key that is not P-256,
- *   or `parameters.expirationSeconds` for a zero lifetime.
+ * @throws CustodyError `INVALID_ARGUMENT` naming `parameters.targetPublicKey` for a key that is not P-256.
  */
 export async function issueSessionKey(
   context: ActivityContext,
   user: UserRecord,
   request: SessionKeyRequest,
 ): Promise<{ apiKeyId: string; credentialBundle: string }> {
-  if (BigInt(request.expirationSeconds) < 1n) {
-    throw invalidArgument("expirationSeconds must be at least 1", "parameters.expirationSeconds");
-  }
   const seed = context.random(KEY_SEED_LENGTH);
   const secret = p256.utils.randomSecretKey(seed);
   seed.fill(0);
@@ -102,7 +112,7 @@ export const createReadWriteSession = defineActivity({
         targetPublicKey,
         userId: v.optional(id),
         apiKeyName: v.optional(name),
-        expirationSeconds: v.optional(int64String),
+        expirationSeconds: v.optional(sessionSeconds),
         invalidateExisting: v.optional(v.boolean()),
       }),
     },

@@ -34,29 +34,86 @@ import type { RandomSource } from "../engine/random.js";
 import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { SecretVault } from "../engine/secrets.js";
 import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError } from "../errors.js";
 import { defineActivity } from "./define.js";
 import { id, int32, list, name } from "./schema.js";
 
 /** Accounts one request may create. 1,000 are served; more are refused naming the limit. */
 export const MAX_ACCOUNTS_PER_REQUEST = 1000;
 
+/**
+ * Levels one account path may have. BIP32 allows 255, but every documented path has at most six; deeper
+ * ones only make a request expensive (each level is a point multiplication).
+ */
+export const MAX_PATH_LEVELS = 24;
+
+/**
+ * HD nodes one request may ask to derive: the distinct path prefixes of its accounts, the work a cold
+ * cache does (each node is a point multiplication). 1,000 accounts along one of the usual paths fit
+ * (`m/44'/60'/0'/0/i` is 1,004 nodes, `m/44'/501'/i'/0'` 2,002); a request built to keep the engine busy
+ * does not.
+ */
+export const MAX_DERIVED_NODES_PER_REQUEST = 2500;
+
+/** The levels below `m` a path names (it is parsed strictly later; this only bounds the work). */
+function levelsOf(path: string): number {
+  return path.split("/").length - 1;
+}
+
+/** The distinct nodes (path prefixes, per curve) that deriving `accounts` may have to compute. */
+function derivedNodesOf(accounts: readonly { curve: string; path: string }[]): number {
+  const nodes = new Set<string>();
+  for (const { curve, path } of accounts) {
+    let prefix = curve;
+    for (const level of path.split("/").slice(1)) {
+      prefix += `/${level}`;
+      nodes.add(prefix);
+      if (nodes.size > MAX_DERIVED_NODES_PER_REQUEST) return nodes.size;
+    }
+  }
+  return nodes.size;
+}
+
 /** `v1WalletAccountParams`. */
 export const walletAccountParams = v.object({
   curve: v.picklist(CURVES),
   pathFormat: v.picklist(PATH_FORMATS),
-  path: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(4096)),
+  path: v.pipe(
+    v.string(),
+    v.minLength(1, "must not be empty"),
+    v.maxLength(4096),
+    v.check((path) => levelsOf(path) <= MAX_PATH_LEVELS, `must have at most ${MAX_PATH_LEVELS} levels`),
+  ),
   addressFormat: v.picklist(ADDRESS_FORMATS),
   name: v.optional(name),
 });
 
-const accountList = list(walletAccountParams, MAX_ACCOUNTS_PER_REQUEST);
+/** The accounts of one request, bounded in count and in the derivation work they ask for. */
+export const accountList = v.pipe(
+  list(walletAccountParams, MAX_ACCOUNTS_PER_REQUEST),
+  v.check(
+    (accounts) => derivedNodesOf(accounts) <= MAX_DERIVED_NODES_PER_REQUEST,
+    `may ask for at most ${MAX_DERIVED_NODES_PER_REQUEST} derived HD nodes (distinct path prefixes) in one request`,
+  ),
+);
+
+/** How long derivation runs before it lets other work on the event loop in. */
+const YIELD_EVERY_MS = 10;
+
+/** `mnemonicLength`: one of the lengths BIP39 defines, refused before any activity exists. */
+const mnemonicLength = v.pipe(
+  int32,
+  v.check(
+    (length) => (MNEMONIC_LENGTHS as readonly number[]).includes(length),
+    `must be one of ${MNEMONIC_LENGTHS.join(", ")}`,
+  ),
+);
 
 /** `v1WalletParams` (also the optional `wallet` of `create_sub_organization`). */
 export const walletParams = v.object({
   walletName: name,
   accounts: accountList,
-  mnemonicLength: v.optional(int32),
+  mnemonicLength: v.optional(mnemonicLength),
 });
 
 export type WalletAccountParams = v.InferOutput<typeof walletAccountParams>;
@@ -115,6 +172,7 @@ export async function deriveWalletAccounts(
   const keys = await walletSeed(services, wallet);
   const seenAccounts = new Set<string>();
   const addresses: string[] = [];
+  let lastYield = performance.now();
   for (const [i, account] of accounts.entries()) {
     const at = `${field}[${i}]`;
     assertFormatAcceptsCurve(account.curve, account.addressFormat, `${at}.addressFormat`);
@@ -138,6 +196,11 @@ export async function deriveWalletAccounts(
       );
     }
     seenAccounts.add(accountKey);
+    // Let other requests in every few milliseconds: a large request derives for seconds.
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
     const pair = deriveKeyPair(keys.seed, account.curve, account.path, {
       strictEd25519Paths: services.strictEd25519Paths,
       field: `${at}.path`,
@@ -194,11 +257,8 @@ export async function createWalletRecords(
   params: v.InferOutput<typeof walletParams>,
   field: string,
 ): Promise<{ walletId: string; addresses: string[] }> {
-  const length = params.mnemonicLength ?? 12;
-  if (!(MNEMONIC_LENGTHS as readonly number[]).includes(length)) {
-    throw invalidArgument(`mnemonicLength must be one of ${MNEMONIC_LENGTHS.join(", ")}`, `${field}mnemonicLength`);
-  }
-  const mnemonic = utf8ToBytes(generateMnemonic(length as MnemonicLength, context.random));
+  const length = (params.mnemonicLength ?? 12) as MnemonicLength;
+  const mnemonic = utf8ToBytes(generateMnemonic(length, context.random));
   try {
     return await storeWallet(context, organizationId, params, { mnemonic, imported: false }, field);
   } finally {

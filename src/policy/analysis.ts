@@ -97,3 +97,21 @@ export function keywordsRead(expr: Expr): string[] {
   });
   return [...names];
 }
+
+/**
+ * Whether `expr` reads the keyword path `path` (`["activity", "params", "user_id"]`): a chain on the
+ * keyword, not on a lambda variable of that name, whose first steps are those fields.
+ */
+export function readsKeywordPath(expr: Expr, path: readonly [string, ...string[]]): boolean {
+  const [keyword, ...fields] = path;
+  let found = false;
+  walk(expr, [], (node, bound) => {
+    if (found || node.kind !== "chain" || node.head.kind !== "ident") return;
+    if (node.head.name !== keyword || bound.includes(keyword)) return;
+    found = fields.every((name, i) => {
+      const step = node.steps[i];
+      return step?.kind === "field" && step.name === name;
+    });
+  });
+  return found;
+}

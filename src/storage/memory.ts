@@ -313,21 +313,27 @@ export class Overlay implements StoreTransaction {
 }
 
 /**
- * Counts open `read` callbacks so a commit can be applied between them, never under one.
+ * Counts open `read` callbacks so a commit can be applied between them, never under one. Writers come
+ * first: once a commit waits, new readers wait behind it, so a steady stream of overlapping reads cannot
+ * starve commits (the readers already inside finish, the commit applies, then the waiting readers enter).
  *
  * @internal
  */
 export class ReaderGate {
   private active = 0;
-  private waiters: (() => void)[] = [];
+  private waitingWriters = 0;
+  private idle: (() => void)[] = [];
+  private writersDone: (() => void)[] = [];
 
-  enter(): void {
+  /** Enters a read, after any commit that is already waiting. */
+  async enter(): Promise<void> {
+    while (this.waitingWriters > 0) await new Promise<void>((resolve) => this.writersDone.push(resolve));
     this.active++;
   }
 
   leave(): void {
     this.active--;
-    if (this.active === 0) for (const wake of this.waiters.splice(0)) wake();
+    if (this.active === 0) for (const wake of this.idle.splice(0)) wake();
   }
 
   /**
@@ -335,8 +341,14 @@ export class ReaderGate {
    * slip in between.
    */
   async whenIdle(apply: () => void): Promise<void> {
-    while (this.active > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    apply();
+    this.waitingWriters++;
+    try {
+      while (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+      apply();
+    } finally {
+      this.waitingWriters--;
+      if (this.waitingWriters === 0) for (const wake of this.writersDone.splice(0)) wake();
+    }
   }
 }
 
@@ -379,7 +391,7 @@ export class MemoryStore implements Store {
 
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
-    this.readers.enter();
+    await this.readers.enter();
     try {
       return await work(stateReader(this.state));
     } finally {

@@ -75,6 +75,11 @@ export interface Store {
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
   /** Releases files, locks and connections. */
   close(): Promise<void>;
+  /**
+   * True when the data outlives the process (files, a database). The engine then refuses to run without the
+   * host's key-encryption key, since secrets sealed under a generated one could not be read after a restart.
+   */
+  readonly durable?: boolean;
 }
 
 /** Thrown by `put` when a unique index key is held by another record. */

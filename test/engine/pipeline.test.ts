@@ -445,9 +445,7 @@ describe("deterministic mode", () => {
           userName: "c",
           apiKeys: [],
           authenticators: [],
-          oauthProviders: [
-            { providerName: "google", oidcClaims: { iss: "https://issuer.test", sub: "1", aud: "app" } },
-          ],
+          oauthProviders: [],
         },
       ],
       rootQuorumThreshold: 1,

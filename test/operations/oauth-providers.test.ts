@@ -203,19 +203,23 @@ describe("create_oauth_providers with explicit claims (V2)", () => {
   it("stores the claims, refuses a duplicate (iss, aud, sub) and a provider with both or neither", async () => {
     const issuer = await TestIssuer.create();
     const { root, organizationId, rootUserId } = await setup(issuer);
-    const oidcClaims = { iss: issuer.issuer, aud: "client-1", sub: "subject-1" };
+    // Claims add an audience to the identity the token proves (the hosted "verified by association").
+    const oidcClaims = { iss: issuer.issuer, aud: "client-3", sub: "subject-1" };
     await root.createOauthProviders({
       organizationId,
-      parameters: { userId: rootUserId, oauthProviders: [{ providerName: "claims", oidcClaims }] },
+      parameters: {
+        userId: rootUserId,
+        oauthProviders: [
+          { providerName: "claims", oidcClaims },
+          { providerName: "token", oidcToken: await issuer.token({ sub: "subject-1", aud: "client-2", nowMs: NOW }) },
+        ],
+      },
     });
-    // The same identity as a verified token: a duplicate.
+    // The same (iss, aud, sub) again: a duplicate.
     const duplicate = await refusal(
       root.createOauthProviders({
         organizationId,
-        parameters: {
-          userId: rootUserId,
-          oauthProviders: [{ providerName: "token", oidcToken: await issuer.token({ nowMs: NOW }) }],
-        },
+        parameters: { userId: rootUserId, oauthProviders: [{ providerName: "again", oidcClaims }] },
       }),
       "ALREADY_EXISTS",
       FIELD,
@@ -240,23 +244,26 @@ describe("create_oauth_providers with explicit claims (V2)", () => {
       "INVALID_ARGUMENT",
       FIELD,
     );
-    expect(await providers(root, organizationId)).toHaveLength(1);
+    expect(await providers(root, organizationId)).toHaveLength(2);
   });
 
   it("holds at most 10 providers per user", async () => {
     const issuer = await TestIssuer.create();
     const { root, organizationId, rootUserId } = await setup(issuer);
-    const ten = Array.from({ length: 10 }, (_, i) => ({
-      providerName: `p${i}`,
-      oidcClaims: { iss: issuer.issuer, aud: "client-1", sub: `s${i}` },
-    }));
+    const ten = [
+      { providerName: "p0", oidcToken: await issuer.token({ sub: "s", nowMs: NOW }) },
+      ...Array.from({ length: 9 }, (_, i) => ({
+        providerName: `p${i + 1}`,
+        oidcClaims: { iss: issuer.issuer, aud: `app-${i + 1}`, sub: "s" },
+      })),
+    ];
     await root.createOauthProviders({ organizationId, parameters: { userId: rootUserId, oauthProviders: ten } });
     await refusal(
       root.createOauthProviders({
         organizationId,
         parameters: {
           userId: rootUserId,
-          oauthProviders: [{ providerName: "p10", oidcClaims: { iss: issuer.issuer, aud: "client-1", sub: "s10" } }],
+          oauthProviders: [{ providerName: "p10", oidcClaims: { iss: issuer.issuer, aud: "app-10", sub: "s" } }],
         },
       }),
       "RESOURCE_EXHAUSTED",
@@ -288,7 +295,7 @@ describe("delete_oauth_providers and get_oauth_providers", () => {
       organizationId,
       parameters: {
         userId: rootUserId,
-        oauthProviders: [{ providerName: "r", oidcClaims: { iss: issuer.issuer, aud: "client-1", sub: "root" } }],
+        oauthProviders: [{ providerName: "r", oidcToken: await issuer.token({ sub: "root", nowMs: NOW }) }],
       },
     });
     expect((await providers(root, organizationId)).map((p) => p.subject)).toEqual(["root", "member"]);

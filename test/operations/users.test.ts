@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/index.js";
 import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
+import { TestIssuer } from "../support/oidc.js";
 import { NobleApiKeyStamper, passkeyParams } from "../support/signers.js";
 import { SoftwareAuthenticator } from "../support/software-authenticator.js";
 
@@ -40,7 +41,10 @@ async function createdUserIds(activity: { result: Record<string, unknown> | null
 
 describe("create_users", () => {
   it("creates users with API keys, a passkey, an OAuth provider and tags, shown by get_user", async () => {
-    const { root, organizationId } = await engineWithOrganization();
+    const issuer = await TestIssuer.create("https://issuer.test");
+    const { root, organizationId } = await engineWithOrganization({
+      oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } },
+    });
     const tag = await root.createUserTag({ organizationId, parameters: { userTagName: "ops", userIds: [] } });
     const userTagId = (tag.activity.result!.createUserTagResult as { userTagId: string }).userTagId;
     const secp = new NobleApiKeyStamper("secp256k1");
@@ -55,9 +59,7 @@ describe("create_users", () => {
             userPhoneNumber: "+14155550100",
             apiKeys: [secp.apiKeyParams()],
             authenticators: [passkeyParams(authenticator, { authenticatorName: "laptop" })],
-            oauthProviders: [
-              { providerName: "google", oidcClaims: { iss: "https://issuer.test", aud: "app", sub: "alice" } },
-            ],
+            oauthProviders: [{ providerName: "google", oidcToken: await issuer.token({ sub: "alice", aud: "app" }) }],
             userTags: [userTagId],
           },
           userParams("bob"),
@@ -217,7 +219,10 @@ describe("updating users", () => {
 
 describe("delete_users", () => {
   it("deletes users with their credentials, credential locations and tag memberships", async () => {
-    const { root, organizationId } = await engineWithOrganization();
+    const issuer = await TestIssuer.create("https://i.test");
+    const { root, organizationId } = await engineWithOrganization({
+      oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } },
+    });
     const key = p256KeyPair();
     const authenticator = new SoftwareAuthenticator();
     const created = await root.createUsers({
@@ -227,7 +232,7 @@ describe("delete_users", () => {
           userParams("leaver", {
             apiKeys: [{ apiKeyName: "k", publicKey: key.publicKey, curveType: "API_KEY_CURVE_P256" }],
             authenticators: [passkeyParams(authenticator)],
-            oauthProviders: [{ providerName: "p", oidcClaims: { iss: "https://i.test", aud: "a", sub: "leaver" } }],
+            oauthProviders: [{ providerName: "p", oidcToken: await issuer.token({ sub: "leaver", aud: "a" }) }],
           }),
         ],
       },
@@ -248,7 +253,7 @@ describe("delete_users", () => {
           userParams("successor", {
             apiKeys: [{ apiKeyName: "k", publicKey: key.publicKey, curveType: "API_KEY_CURVE_P256" }],
             authenticators: [passkeyParams(authenticator)],
-            oauthProviders: [{ providerName: "p", oidcClaims: { iss: "https://i.test", aud: "a", sub: "leaver" } }],
+            oauthProviders: [{ providerName: "p", oidcToken: await issuer.token({ sub: "leaver", aud: "a" }) }],
           }),
         ],
       },

@@ -321,7 +321,7 @@ describe("wallets", () => {
             userName: "u",
             apiKeys: [],
             authenticators: [],
-            oauthProviders: [{ providerName: "p", oidcClaims: { iss: "https://i.test", sub: "s", aud: "a" } }],
+            oauthProviders: [],
           },
         ],
         rootQuorumThreshold: 1,

@@ -239,5 +239,43 @@ export function runStoreContract(name: string, open: OpenStore): void {
       });
       await store.close();
     });
+
+    it("lets a commit through under a steady stream of overlapping reads", async () => {
+      const store = await open();
+      let committed = false;
+      let readsStarted = 0;
+      const maxReads = 2000;
+      // Four chains of reads, each read starting its successor before it ends, so some read is always
+      // open: without writer preference the commit would wait for the stream to end. Bounded, not timed.
+      const chain = (): Promise<void> =>
+        new Promise<void>((done) => {
+          const next = (): void => {
+            if (committed || readsStarted >= maxReads) {
+              done();
+              return;
+            }
+            readsStarted++;
+            void store.read(async (r) => {
+              await r.get("things", "a");
+              await new Promise((resolve) => setTimeout(resolve, 1));
+              next();
+            });
+          };
+          next();
+        });
+      const stream = Promise.all([chain(), chain(), chain(), chain()]);
+      const commit = store
+        .transaction(async (tx) => tx.put("things", { id: "a", value: 1 }, { scope: "s" }))
+        .then(() => {
+          committed = true;
+        });
+      await stream;
+      const committedDuringStream = committed;
+      await commit;
+      expect(committedDuringStream).toBe(true);
+      expect(readsStarted).toBeLessThan(maxReads);
+      await store.read(async (r) => expect(await r.get("things", "a")).toEqual({ id: "a", value: 1 }));
+      await store.close();
+    });
   });
 }

@@ -7,7 +7,7 @@ import type { DataWriter } from "../../engine/data.js";
 import type { UserRecord } from "../../engine/records.js";
 import { addApiKeys, removeApiKey } from "./api-keys.js";
 import type { CredentialWriteContext } from "./common.js";
-import { addOauthProvider } from "./oauth-providers.js";
+import { addOauthProviders } from "./oauth-providers.js";
 import type { UserParams } from "./params.js";
 import { addAuthenticator, removeAuthenticator } from "./passkeys.js";
 
@@ -50,8 +50,6 @@ export async function createUserWithCredentials(
   for (const [i, authenticator] of params.authenticators.entries()) {
     await addAuthenticator(context, user, authenticator, `${field}.authenticators[${i}]`);
   }
-  for (const [i, provider] of params.oauthProviders.entries()) {
-    await addOauthProvider(context, user, provider, `${field}.oauthProviders[${i}]`);
-  }
+  await addOauthProviders(context, user, params.oauthProviders, `${field}.oauthProviders`);
   return user;
 }

@@ -21,6 +21,9 @@ export async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
+/** Mode of every file the store creates: owner read and write only. */
+export const STORE_FILE_MODE = 0o600;
+
 /** Writes all of `bytes` at `position`; a regular-file write may in principle stop short. */
 export async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
   let done = 0;
@@ -36,7 +39,8 @@ export async function writeAll(handle: FileHandle, bytes: Buffer, position: numb
  */
 export async function createDirectory(directory: string): Promise<void> {
   const target = resolve(directory);
-  const firstCreated = await mkdir(target, { recursive: true });
+  // Owner-only: the journal and snapshots hold every record (secrets only sealed, but names, keys and audit).
+  const firstCreated = await mkdir(target, { recursive: true, mode: 0o700 });
   if (firstCreated === undefined) return;
   for (let created = target; ; created = dirname(created)) {
     await syncDirectory(dirname(created));

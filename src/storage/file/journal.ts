@@ -15,7 +15,7 @@
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CustodyError } from "../../errors.js";
-import { syncDirectory, writeAll } from "./files.js";
+import { STORE_FILE_MODE, syncDirectory, writeAll } from "./files.js";
 import { encodeFrame, encodeHeader, FILES, HEADER_BYTES, JOURNAL_MAGIC } from "./format.js";
 
 interface PendingTransaction {
@@ -180,7 +180,7 @@ export class Journal {
 /** Creates segment `segment` with its header, durable together with its directory entry before first use. */
 async function createSegment(directory: string, segment: number): Promise<FileHandle> {
   const path = join(directory, FILES.segment(segment));
-  const handle = await open(path, "wx");
+  const handle = await open(path, "wx", STORE_FILE_MODE);
   try {
     await writeAll(handle, encodeHeader(JOURNAL_MAGIC, segment), 0);
     await handle.datasync();

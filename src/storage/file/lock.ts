@@ -16,6 +16,7 @@ import { link, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { CustodyError } from "../../errors.js";
+import { STORE_FILE_MODE } from "./files.js";
 import { FILES } from "./format.js";
 
 /** Who holds (or held) a store directory's lock. */
@@ -57,7 +58,7 @@ export class DirectoryLock {
       token: randomUUID(),
     };
     const temp = join(directory, `${FILES.lock}.${mine.token}.tmp`);
-    await writeFile(temp, `${JSON.stringify(mine)}\n`, { flag: "wx" });
+    await writeFile(temp, `${JSON.stringify(mine)}\n`, { flag: "wx", mode: STORE_FILE_MODE });
     try {
       let takenOver: LockHolder | undefined;
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

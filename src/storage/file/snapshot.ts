@@ -14,7 +14,7 @@ import { open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Change } from "../memory.js";
 import { decodePut, encodePut } from "./codec.js";
-import { syncDirectory, writeAll } from "./files.js";
+import { STORE_FILE_MODE, syncDirectory, writeAll } from "./files.js";
 import {
   checkHeader,
   corrupt,
@@ -43,7 +43,7 @@ export interface Snapshot {
 /** Writes `snapshot` durably, replacing the previous one. */
 export async function writeSnapshot(directory: string, snapshot: Snapshot): Promise<number> {
   const temp = join(directory, FILES.snapshotTemp);
-  const handle = await open(temp, "w");
+  const handle = await open(temp, "w", STORE_FILE_MODE);
   let position = 0;
   try {
     const write = async (bytes: Buffer) => {

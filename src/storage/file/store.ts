@@ -83,6 +83,8 @@ const noop = () => undefined;
  * ```
  */
 export class FileStore implements Store {
+  /** Data outlives the process: an engine on it needs the host's key-encryption key. */
+  readonly durable = true;
   private readonly readers = new ReaderGate();
   private queue: Promise<unknown> = Promise.resolve();
   /** Resolves when every journaled commit so far is applied to the durable state; rejects once a flush failed. */
@@ -100,7 +102,7 @@ export class FileStore implements Store {
     readonly directory: string,
     /** What opening the store found and repaired. */
     readonly recovery: RecoveryReport,
-    private readonly durable: CommittedState,
+    private readonly durableState: CommittedState,
     private readonly head: CommittedState,
     private readonly journal: Journal,
     private readonly lock: DirectoryLock,
@@ -185,9 +187,9 @@ export class FileStore implements Store {
   /** Runs `work` against the durable state: commits whose fsync has completed, never one still in flight. */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
-    this.readers.enter();
+    await this.readers.enter();
     try {
-      return await work(stateReader(this.durable));
+      return await work(stateReader(this.durableState));
     } finally {
       this.readers.leave();
     }
@@ -237,7 +239,7 @@ export class FileStore implements Store {
       .then(() => flushed)
       .then(() =>
         this.readers.whenIdle(() => {
-          this.durable.apply(changes);
+          this.durableState.apply(changes);
           this.durableSequence = sequence;
         }),
       )
@@ -279,7 +281,7 @@ export class FileStore implements Store {
   private async takeSnapshot(): Promise<void> {
     const segment = await this.journal.rotate();
     await this.applied;
-    const snapshot = { sequence: this.durableSequence, segment, records: this.durable.changes() };
+    const snapshot = { sequence: this.durableSequence, segment, records: this.durableState.changes() };
     this.snapshotBytes = await writeSnapshot(this.directory, snapshot);
     await this.journal.removeSegmentsBefore(segment);
   }
