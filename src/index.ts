@@ -8,6 +8,7 @@
  *
  * @module custodian
  */
+export type { SessionClaims, VerificationClaims } from "./auth/token-signer.js";
 export {
   type ActivityInput,
   type CreateOrganizationInput,

@@ -4,14 +4,16 @@
  * OAuth (a local OIDC issuer) under attested stamps, refresh the session, create a wallet and sign a
  * message with the session key. The session JWT parses with core and verifies with `@turnkey/crypto`.
  */
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { OtpType } from "@turnkey/core";
 import { parseSession } from "@turnkey/core/dist/utils.js";
 import { encryptOtpCodeToBundle, verifySessionJwtSignature } from "@turnkey/crypto";
 import { recoverMessageAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthProxyHandler, createHttpHandler } from "../../src/http/index.js";
+import { AUTH_PROXY_PATHS, createAuthProxyHandler, createHttpHandler } from "../../src/http/index.js";
 import { oidcNonceFor } from "../../src/operations/oauth.js";
 import { coreClient } from "../support/core-client.js";
 import { engineWithOrganization } from "../support/engine.js";
@@ -173,5 +175,24 @@ describe("@turnkey/core against custodian", () => {
     ).rejects.toThrow(/another contact/);
     const wrongConfig = await post(`${baseUrl}/v1/wallet_kit_config`, "{}", { "X-Auth-Proxy-Config-ID": "other" });
     expect(wrongConfig.status).toBe(401);
+  });
+
+  it("serves every auth-proxy path @turnkey/core calls", () => {
+    const base = createRequire(import.meta.url).resolve("@turnkey/core/dist/__generated__/sdk-client-base.js");
+    const called = [...readFileSync(base, "utf8").matchAll(/authProxyRequest\("(\/v1\/[a-z0-9_]+)"/g)].map(
+      (match) => match[1],
+    );
+    expect(new Set(called)).toEqual(new Set(AUTH_PROXY_PATHS));
+    expect(AUTH_PROXY_PATHS).toHaveLength(13);
+  });
+
+  it("refuses a sign-up that claims an email without a verification token", async () => {
+    const response = await post(
+      `${baseUrl}/v1/signup_v2`,
+      JSON.stringify({ userEmail: "eve@example.test", apiKeys: [], authenticators: [], oauthProviders: [] }),
+      { "X-Auth-Proxy-Config-ID": CONFIG_ID },
+    );
+    expect(response.status).toBe(400);
+    expect(response.json?.message).toMatch(/verificationToken/);
   });
 });
