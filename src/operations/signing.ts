@@ -55,7 +55,7 @@ export async function resolveSigningTarget(
  * What a signing activity shows policies: `wallet` and `wallet_account` for an account, `private_key` for a
  * key. An unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
  */
-async function signingPolicyTarget(
+export async function signingPolicyTarget(
   data: DataReader,
   organizationId: string,
   signWith: string,
@@ -70,7 +70,11 @@ async function signingPolicyTarget(
 }
 
 /** The cached prepared signer of a target, deriving or unsealing its private key on a miss. */
-async function signerOf(data: DataReader, services: EngineServices, target: SigningTarget): Promise<PreparedSigner> {
+export async function signerOf(
+  data: DataReader,
+  services: EngineServices,
+  target: SigningTarget,
+): Promise<PreparedSigner> {
   if (target.kind === "privateKey") {
     const { privateKey } = target;
     return services.keys.signer(privateKey.id, async () => {
@@ -105,7 +109,7 @@ async function signerFor(context: ActivityContext, signWith: string): Promise<Pr
   return signerOf(context.data, context.services, target);
 }
 
-const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
+export const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
 // Hex doubles the bytes (plus an optional 0x); the byte limit itself is checked after decoding.
 const payload = v.pipe(
   v.string(),

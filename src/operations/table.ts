@@ -37,6 +37,7 @@ import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys
 import { updateRootQuorum } from "./root-quorum.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
+import { signTransaction } from "./transactions.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
   createUsers,
@@ -82,6 +83,7 @@ export const OPERATIONS = [
   // Signing
   signRawPayloadOperation,
   signRawPayloadsOperation,
+  signTransaction,
   // Users, credentials and user tags
   createUsers,
   updateUser,
