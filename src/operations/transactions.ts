@@ -16,6 +16,7 @@ import {
   type ContractInterfaces,
   MAX_UNSIGNED_TRANSACTION_LENGTH,
   type ParsedTransaction,
+  type SigningIdentity,
   TRANSACTION_TYPES,
   type TransactionSigningKey,
   transactionCodec,
@@ -69,11 +70,17 @@ async function storedInterfaces(
   return found;
 }
 
-/** The address `signWith` named, when it named an address rather than a private key id. */
-function signingAddress(target: SigningTarget, signWith: string): string | undefined {
-  if (target.kind === "walletAccount") return target.account.address;
+/** The public key of a signing target, and the address `signWith` named when it named one (not a key id). */
+function signingIdentity(target: SigningTarget, signWith: string): SigningIdentity {
+  if (target.kind === "walletAccount") {
+    return { publicKey: hexToBytes(target.account.publicKey), address: target.account.address };
+  }
   const wanted = normalizeAddressForLookup(signWith);
-  return target.privateKey.addresses.find((entry) => normalizeAddressForLookup(entry.address) === wanted)?.address;
+  const named = target.privateKey.addresses.find((entry) => normalizeAddressForLookup(entry.address) === wanted);
+  return {
+    publicKey: hexToBytes(target.privateKey.publicKey),
+    ...(named === undefined ? {} : { address: named.address }),
+  };
 }
 
 export const signTransaction = defineActivity({
@@ -97,22 +104,25 @@ export const signTransaction = defineActivity({
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
   async policyTarget(context, params) {
+    const { data, organization } = context;
     const parsed = parseTransaction(params);
-    const interfaces = await storedInterfaces(context.data, context.organization.id, parsed);
+    const interfaces = await storedInterfaces(data, organization.id, parsed);
+    // An unknown signWith shows no signer here; the handler reports it as NOT_FOUND.
+    const target = await resolveSigningTarget(data, organization.id, params.signWith, FIELDS.signWith).catch(
+      () => undefined,
+    );
+    const signer = target && signingIdentity(target, params.signWith);
     return {
-      ...(await signingPolicyTarget(context.data, context.organization.id, params.signWith)),
-      ...parsed.policyData(interfaces),
+      ...(await signingPolicyTarget(data, organization.id, params.signWith)),
+      ...parsed.policyData({ interfaces, ...(signer ? { signer } : {}) }),
     };
   },
   async handler(context, params) {
     const parsed = parseTransaction(params);
     const target = await resolveSigningTarget(context.data, context.organization.id, params.signWith, FIELDS.signWith);
-    const record = target.kind === "walletAccount" ? target.account : target.privateKey;
-    const address = signingAddress(target, params.signWith);
     const key: TransactionSigningKey = {
+      ...signingIdentity(target, params.signWith),
       signer: await signerOf(context.data, context.services, target),
-      publicKey: hexToBytes(record.publicKey),
-      ...(address === undefined ? {} : { address }),
     };
     return { signedTransaction: parsed.sign(key, FIELDS.signWith) };
   },

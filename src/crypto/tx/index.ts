@@ -11,10 +11,12 @@ export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
 export {
   type ContractInterfaces,
   type ParsedTransaction,
+  type SigningIdentity,
   SMART_CONTRACT_INTERFACE_TYPES,
   type SmartContractInterfaceType,
   TRANSACTION_TYPES,
   type TransactionCodec,
+  type TransactionPolicyInput,
   type TransactionSigningKey,
   type TransactionType,
 } from "./types.js";

@@ -45,10 +45,8 @@ export type SmartContractInterfaceType = (typeof SMART_CONTRACT_INTERFACE_TYPES)
  */
 export type ContractInterfaces = ReadonlyMap<string, unknown>;
 
-/** The key a transaction is signed with: what `signWith` resolved to. */
-export interface TransactionSigningKey {
-  /** The prepared signer (secp256k1 or Ed25519). */
-  readonly signer: PreparedSigner;
+/** Who signs, as far as the transaction's policy keywords and signature need to know: what `signWith` resolved to. */
+export interface SigningIdentity {
   /** The key's public key: 33-byte compressed for secp256k1, 32 bytes for Ed25519. */
   readonly publicKey: Uint8Array;
   /**
@@ -57,6 +55,23 @@ export interface TransactionSigningKey {
    * input's script type) read it; the others derive what they need from the public key.
    */
   readonly address?: string;
+}
+
+/** The key a transaction is signed with. */
+export interface TransactionSigningKey extends SigningIdentity {
+  /** The prepared signer (secp256k1 or Ed25519). */
+  readonly signer: PreparedSigner;
+}
+
+/** What a transaction's policy keywords are built from, besides the transaction. */
+export interface TransactionPolicyInput {
+  /** The stored interfaces of {@link ParsedTransaction.contracts} that exist. */
+  readonly interfaces: ContractInterfaces;
+  /**
+   * The signing key, when `signWith` names one; absent otherwise (the handler then reports the unknown
+   * `signWith` as NOT_FOUND, so the keywords only need to be well-formed).
+   */
+  readonly signer?: SigningIdentity;
 }
 
 /** An unsigned transaction, parsed and validated. */
@@ -69,7 +84,7 @@ export interface ParsedTransaction {
   /** The interface type {@link contracts} are looked up as; absent for chains without stored interfaces. */
   readonly interfaceType?: SmartContractInterfaceType;
   /** The chain keyword the policy context shows, e.g. `{ eth: { tx: {...} } }`; integers as BigInt. */
-  policyData(interfaces: ContractInterfaces): PolicyTargetData;
+  policyData(input: TransactionPolicyInput): PolicyTargetData;
   /**
    * Signs with `key` and returns the signed transaction in the wire form the clients read. A key that cannot
    * sign this transaction (wrong curve, no input it controls) gives `INVALID_ARGUMENT` naming `field`.
