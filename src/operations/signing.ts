@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from "valibot";
-import type { HdCurve } from "../crypto/addresses/index.js";
+import { type HdCurve, normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { deriveKeyPair } from "../crypto/hd/index.js";
 import {
   HASH_FUNCTIONS,
@@ -103,10 +103,31 @@ export async function signerOf(
   });
 }
 
-/** The prepared signer that `signWith` names in the request's organization. */
-async function signerFor(context: ActivityContext, signWith: string): Promise<PreparedSigner> {
+/**
+ * The prepared signer that `signWith` names in the request's organization, and whether it names a P2TR
+ * address: raw payloads signed with one are taproot key-path signatures (BIP340 Schnorr by the tweaked key),
+ * which is what @turnkey/bitcoin's `signSchnorr` sends them for. The same key named by another address or by
+ * its id signs ECDSA.
+ */
+async function signerFor(
+  context: ActivityContext,
+  signWith: string,
+): Promise<{ signer: PreparedSigner; taproot: boolean }> {
   const target = await resolveSigningTarget(context.data, context.organization.id, signWith, "parameters.signWith");
-  return signerOf(context.data, context.services, target);
+  return {
+    signer: await signerOf(context.data, context.services, target),
+    taproot: namesTaprootAddress(target, signWith),
+  };
+}
+
+/** Whether `signWith` resolved to `target` through one of its P2TR addresses (any Bitcoin network). */
+function namesTaprootAddress(target: SigningTarget, signWith: string): boolean {
+  const isTaproot = (format: string) => format.startsWith("ADDRESS_FORMAT_BITCOIN_") && format.endsWith("_P2TR");
+  if (target.kind === "walletAccount") return isTaproot(target.account.addressFormat);
+  const wanted = normalizeAddressForLookup(signWith);
+  return target.privateKey.addresses.some(
+    (entry) => isTaproot(entry.format) && normalizeAddressForLookup(entry.address) === wanted,
+  );
 }
 
 export const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
@@ -134,10 +155,11 @@ export const signRawPayloadOperation = defineActivity({
     return signingPolicyTarget(context.data, context.organization.id, params.signWith);
   },
   async handler(context, params) {
-    const signer = await signerFor(context, params.signWith);
+    const { signer, taproot } = await signerFor(context, params.signWith);
     return {
       ...signRawPayload({
         signer,
+        taproot,
         payload: params.payload,
         encoding: params.encoding,
         hashFunction: params.hashFunction,
@@ -174,10 +196,11 @@ export const signRawPayloadsOperation = defineActivity({
     return signingPolicyTarget(context.data, context.organization.id, params.signWith);
   },
   async handler(context, params) {
-    const signer = await signerFor(context, params.signWith);
+    const { signer, taproot } = await signerFor(context, params.signWith);
     // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
     const signatures = signRawPayloads({
       signer,
+      taproot,
       payloads: params.payloads,
       encoding: params.encoding,
       hashFunction: params.hashFunction,
