@@ -5,6 +5,7 @@
  * @module
  */
 import { CustodyError } from "../../errors.js";
+import { bitcoinCodec } from "./bitcoin.js";
 import type { TransactionCodec, TransactionType } from "./types.js";
 
 export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
@@ -22,7 +23,9 @@ export {
 } from "./types.js";
 
 /** The registry: one line per codec. */
-const CODECS: Partial<Record<TransactionType, TransactionCodec>> = {};
+const CODECS: Partial<Record<TransactionType, TransactionCodec>> = {
+  TRANSACTION_TYPE_BITCOIN: bitcoinCodec,
+};
 
 /** The codec of `type`, or `UNIMPLEMENTED` naming the type and the field. */
 export function transactionCodec(type: TransactionType, field: string): TransactionCodec {
