@@ -6,6 +6,7 @@
  */
 import { CustodyError } from "../../errors.js";
 import { bitcoinCodec } from "./bitcoin.js";
+import { ethereumCodec } from "./ethereum.js";
 import type { TransactionCodec, TransactionType } from "./types.js";
 
 export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
@@ -24,6 +25,7 @@ export {
 
 /** The registry: one line per codec. */
 const CODECS: Partial<Record<TransactionType, TransactionCodec>> = {
+  TRANSACTION_TYPE_ETHEREUM: ethereumCodec,
   TRANSACTION_TYPE_BITCOIN: bitcoinCodec,
 };
 
