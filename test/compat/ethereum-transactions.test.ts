@@ -21,6 +21,7 @@ import {
   parseGwei,
   parseTransaction,
   recoverTransactionAddress,
+  type TransactionSerializedEIP1559,
 } from "viem";
 import { recoverAuthorizationAddress } from "viem/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +38,7 @@ let client: TurnkeyClient;
 let address: Hex;
 // The signer packages pin their own copies of @turnkey/http: the same runtime client, another type identity.
 const asSignerClient = (c: unknown) => c as never;
+type Uuid = `${string}-${string}-${string}-${string}-${string}`;
 const recipient = "0x9f8e7d6c5b4a39281706f5e4d3c2b1a098765432" as const;
 const fees = { maxFeePerGas: parseGwei("30"), maxPriorityFeePerGas: parseGwei("1") };
 
@@ -248,8 +250,8 @@ describe("@turnkey/eip-1193-provider", () => {
   it("answers eth_signTransaction with a transaction viem recovers, and eth_sendTransaction is mined", async () => {
     const provider = await createEIP1193Provider({
       turnkeyClient: asSignerClient(client),
-      organizationId,
-      walletId,
+      organizationId: organizationId as Uuid,
+      walletId: walletId as Uuid,
       chains: [
         {
           chainId: `0x${anvil.chainId.toString(16)}`,
@@ -276,7 +278,7 @@ describe("@turnkey/eip-1193-provider", () => {
     const serializedTransaction = (await provider.request({
       method: "eth_signTransaction",
       params: [transaction as never],
-    })) as Hex;
+    })) as TransactionSerializedEIP1559;
     expect(parseTransaction(serializedTransaction)).toMatchObject({ type: "eip1559", to: recipient, value: 16n });
     expect(await recoverTransactionAddress({ serializedTransaction })).toBe(address);
 
