@@ -37,6 +37,12 @@ import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys
 import { updateRootQuorum } from "./root-quorum.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
+import {
+  createSmartContractInterface,
+  deleteSmartContractInterface,
+  getSmartContractInterface,
+  getSmartContractInterfaces,
+} from "./smart-contract-interfaces.js";
 import { signTransaction } from "./transactions.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
@@ -84,6 +90,10 @@ export const OPERATIONS = [
   signRawPayloadOperation,
   signRawPayloadsOperation,
   signTransaction,
+  createSmartContractInterface,
+  deleteSmartContractInterface,
+  getSmartContractInterface,
+  getSmartContractInterfaces,
   // Users, credentials and user tags
   createUsers,
   updateUser,
