@@ -7,6 +7,7 @@
 import { CustodyError } from "../../errors.js";
 import { bitcoinCodec } from "./bitcoin.js";
 import { ethereumCodec } from "./ethereum.js";
+import { solanaCodec } from "./solana.js";
 import type { TransactionCodec, TransactionType } from "./types.js";
 
 export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
@@ -27,6 +28,7 @@ export {
 const CODECS: Partial<Record<TransactionType, TransactionCodec>> = {
   TRANSACTION_TYPE_ETHEREUM: ethereumCodec,
   TRANSACTION_TYPE_BITCOIN: bitcoinCodec,
+  TRANSACTION_TYPE_SOLANA: solanaCodec,
 };
 
 /** The codec of `type`, or `UNIMPLEMENTED` naming the type and the field. */

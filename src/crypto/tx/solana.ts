@@ -44,9 +44,13 @@ function decodeMessage(transaction: WireTransaction, field: string): CompiledSol
     throw invalidArgument(`${field} has ${transaction.messageBytes.length - end} bytes after its message`, field);
   }
   if (message.version !== "legacy" && message.version !== 0) {
-    throw new CustodyError("UNIMPLEMENTED", `${field} is a version ${message.version} message; legacy and v0 are supported`, {
-      field,
-    });
+    throw new CustodyError(
+      "UNIMPLEMENTED",
+      `${field} is a version ${message.version} message; legacy and v0 are supported`,
+      {
+        field,
+      },
+    );
   }
   return message;
 }
@@ -63,7 +67,10 @@ export const solanaCodec: TransactionCodec = {
       policyData: ({ interfaces }) => ({ solana: { tx: policyTransaction.withInterfaces(interfaces) } }),
       sign(key, signWithField) {
         if (key.signer.curve !== "CURVE_ED25519") {
-          throw invalidArgument(`${signWithField} must name an Ed25519 key to sign a Solana transaction`, signWithField);
+          throw invalidArgument(
+            `${signWithField} must name an Ed25519 key to sign a Solana transaction`,
+            signWithField,
+          );
         }
         const address = base58.encode(key.publicKey);
         if (!Object.hasOwn(transaction.signatures, address)) {
