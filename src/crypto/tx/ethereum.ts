@@ -35,6 +35,7 @@ const POLICY_TYPE: Record<TxType, string> = {
   eip7702: "TYPE_4",
 };
 
+const SECP256K1_COMPRESSED_BYTES = 33;
 // A serialized typed transaction starts with its type byte (EIP-2718); Tempo's is 0x76.
 const TEMPO_TYPE_BYTE = 0x76;
 
@@ -76,6 +77,14 @@ function lowerHex(value: string): string {
   return value.toLowerCase();
 }
 
+/**
+ * The sender address of a secp256k1 public key (33-byte compressed), lowercase; empty for any other key (an
+ * Ed25519 key has no Ethereum address, and signing refuses it, naming signWith).
+ */
+function senderOf(publicKey: Uint8Array): string {
+  return publicKey.length === SECP256K1_COMPRESSED_BYTES ? lowerHex(addr.fromPublicKey(publicKey)) : "";
+}
+
 /** The `eth.tx` keyword of a transaction (policy-language spec §2, EthereumTransaction). */
 function ethTx(
   transaction: EthereumTransaction,
@@ -89,7 +98,7 @@ function ethTx(
   // For fee-market transactions gas_price is max_fee_per_gas (policy-language spec §2).
   const gasPrice = raw.gasPrice ?? maxFeePerGas;
   const tx: { [key: string]: PolicyData } = {
-    from: signer ? lowerHex(addr.fromPublicKey(signer.publicKey)) : "",
+    from: signer ? senderOf(signer.publicKey) : "",
     to,
     data: lowerHex(raw.data),
     value: raw.value,

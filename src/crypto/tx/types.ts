@@ -45,8 +45,10 @@ export type SmartContractInterfaceType = (typeof SMART_CONTRACT_INTERFACE_TYPES)
  */
 export type ContractInterfaces = ReadonlyMap<string, unknown>;
 
-/** Who signs, as far as the transaction's policy keywords and signature need to know: what `signWith` resolved to. */
-export interface SigningIdentity {
+/** The key a transaction is signed with: what `signWith` resolved to. */
+export interface TransactionSigningKey {
+  /** The prepared signer (secp256k1 or Ed25519); its `curve` is the key's. */
+  readonly signer: PreparedSigner;
   /** The key's public key: 33-byte compressed for secp256k1, 32 bytes for Ed25519. */
   readonly publicKey: Uint8Array;
   /**
@@ -57,11 +59,8 @@ export interface SigningIdentity {
   readonly address?: string;
 }
 
-/** The key a transaction is signed with. */
-export interface TransactionSigningKey extends SigningIdentity {
-  /** The prepared signer (secp256k1 or Ed25519). */
-  readonly signer: PreparedSigner;
-}
+/** Who signs, as the policy keywords need to know it: the signing key without its signer. */
+export type SigningIdentity = Omit<TransactionSigningKey, "signer">;
 
 /** What a transaction's policy keywords are built from, besides the transaction. */
 export interface TransactionPolicyInput {
