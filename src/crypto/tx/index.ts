@@ -8,6 +8,7 @@ import { CustodyError } from "../../errors.js";
 import { bitcoinCodec } from "./bitcoin.js";
 import { ethereumCodec } from "./ethereum.js";
 import { solanaCodec } from "./solana.js";
+import { tronCodec } from "./tron.js";
 import type { TransactionCodec, TransactionType } from "./types.js";
 
 export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
@@ -29,6 +30,7 @@ const CODECS: Partial<Record<TransactionType, TransactionCodec>> = {
   TRANSACTION_TYPE_ETHEREUM: ethereumCodec,
   TRANSACTION_TYPE_BITCOIN: bitcoinCodec,
   TRANSACTION_TYPE_SOLANA: solanaCodec,
+  TRANSACTION_TYPE_TRON: tronCodec,
 };
 
 /** The codec of `type`, or `UNIMPLEMENTED` naming the type and the field. */
