@@ -16,7 +16,7 @@
  */
 import { base64 } from "@scure/base";
 import { Address, OutScript, Transaction } from "@scure/btc-signer";
-import { invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../errors.js";
 import type { PolicyData } from "../../policy/types.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";
@@ -94,7 +94,13 @@ function networkOf(address: string | undefined): ChainParams {
 }
 
 function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
-  const decoded = OutScript.decode(script);
+  let decoded: ReturnType<typeof OutScript.decode>;
+  try {
+    decoded = OutScript.decode(script);
+  } catch {
+    // Not even a sequence of opcodes: a script nobody can spend, and no address.
+    return { address: "", address_type: "" };
+  }
   const type = ADDRESS_TYPES[decoded.type];
   if (type === undefined) return { address: "", address_type: "" };
   return { address: Address(network).encode(decoded), address_type: type };
@@ -141,6 +147,19 @@ function policyTransaction(tx: Transaction, signer: SigningIdentity | undefined)
   };
 }
 
+/**
+ * Runs a step of btc-signer on a PSBT it parsed: what it still refuses then (a script it cannot read while
+ * computing a sighash, fields that do not fit together) is the PSBT's fault, so `INVALID_ARGUMENT` naming it.
+ */
+function signOrRefuse<T>(step: () => T, field: string): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof CustodyError) throw error;
+    throw invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
+  }
+}
+
 export const bitcoinCodec: TransactionCodec = {
   type: "TRANSACTION_TYPE_BITCOIN",
   parse(unsignedTransaction, field): ParsedTransaction {
@@ -151,14 +170,17 @@ export const bitcoinCodec: TransactionCodec = {
       sign(key, signWithField) {
         // Signing changes the transaction in place; a fresh copy keeps the parsed one as the policies saw it.
         const copy = decodePsbt(unsignedTransaction, field).tx;
-        const signed = signOwnInputs(copy, key.signer, key.publicKey, { transaction: field, signWith: signWithField });
+        const signed = signOrRefuse(
+          () => signOwnInputs(copy, key.signer, key.publicKey, { transaction: field, signWith: signWithField }),
+          field,
+        );
         if (signed === 0) {
           throw invalidArgument(
             `${field} has no input that ${signWithField} controls (P2WPKH, P2SH-P2WPKH, P2PKH or P2TR of its key, with the previous output in the PSBT)`,
             signWithField,
           );
         }
-        const psbt = copy.toPSBT();
+        const psbt = signOrRefuse(() => copy.toPSBT(), field);
         return encoding === "hex" ? bytesToHex(psbt) : base64.encode(psbt);
       },
     };

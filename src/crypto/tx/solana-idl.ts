@@ -55,9 +55,11 @@ type Json = unknown;
 type AnyDecoder = Decoder<PolicyData>;
 
 const DISCRIMINATOR_BYTES = 8;
-// Bounds on what an IDL can make the decoder build: an IDL is user-supplied, and a cyclic or very deep type
-// would otherwise recurse without end.
+// Bounds on what an IDL can make the decoder build and do: an IDL is user-supplied, and a cyclic, very deep or
+// widely shared type would otherwise recurse without end or build exponentially many decoders, and a list of
+// zero-byte elements would loop for as many items as its 32-bit length prefix claims.
 const MAX_TYPE_DEPTH = 32;
+const MAX_DECODER_NODES = 10_000;
 
 /** Why an IDL cannot be used; caught by {@link parseWithIdl}, which then shows the instruction undecoded. */
 class UnsupportedIdl extends Error {}
@@ -95,9 +97,24 @@ const PRIMITIVES: Readonly<Record<string, () => AnyDecoder>> = {
   publicKey: pubkeyDecoder,
 };
 
+/** The IDL's named types, and how many decoders this instruction's arguments have built so far. */
+interface TypeScope {
+  readonly types: ReadonlyMap<string, Json>;
+  nodes: number;
+}
+
+/** The decoder of a list's elements, which must take at least one byte each. */
+function elementDecoder(type: Json, scope: TypeScope, depth: number): AnyDecoder {
+  const element = typeDecoder(type, scope, depth);
+  if ("fixedSize" in element && element.fixedSize === 0) throw new UnsupportedIdl("list of zero-size elements");
+  return element;
+}
+
 /** The borsh decoder of an IDL type. */
-function typeDecoder(type: Json, types: ReadonlyMap<string, Json>, depth: number): AnyDecoder {
+function typeDecoder(type: Json, scope: TypeScope, depth: number): AnyDecoder {
   if (depth > MAX_TYPE_DEPTH) throw new UnsupportedIdl("type nesting too deep");
+  scope.nodes += 1;
+  if (scope.nodes > MAX_DECODER_NODES) throw new UnsupportedIdl("too many types");
   if (typeof type === "string") {
     const primitive = PRIMITIVES[type];
     if (!primitive) throw new UnsupportedIdl(`unknown type ${type}`);
@@ -105,48 +122,50 @@ function typeDecoder(type: Json, types: ReadonlyMap<string, Json>, depth: number
   }
   if (!isObject(type)) throw new UnsupportedIdl("malformed type");
   if ("vec" in type) {
-    return getArrayDecoder(typeDecoder(type.vec, types, depth + 1), { size: getU32Decoder() }) as AnyDecoder;
+    const element = elementDecoder(type.vec, scope, depth + 1);
+    return getArrayDecoder(element, { size: getU32Decoder(), requireSizePrefix: true }) as AnyDecoder;
   }
-  if ("option" in type) return getNullableDecoder(typeDecoder(type.option, types, depth + 1)) as AnyDecoder;
-  if ("array" in type && Array.isArray(type.array) && typeof type.array[1] === "number") {
-    return getArrayDecoder(typeDecoder(type.array[0], types, depth + 1), { size: type.array[1] }) as AnyDecoder;
+  if ("option" in type) return getNullableDecoder(typeDecoder(type.option, scope, depth + 1)) as AnyDecoder;
+  if ("array" in type && Array.isArray(type.array) && Number.isSafeInteger(type.array[1]) && type.array[1] >= 0) {
+    const element = elementDecoder(type.array[0], scope, depth + 1);
+    return getArrayDecoder(element, { size: type.array[1] as number }) as AnyDecoder;
   }
   if ("defined" in type) {
     const name = isObject(type.defined) ? type.defined.name : type.defined;
     if (isObject(type.defined) && Array.isArray(type.defined.generics) && type.defined.generics.length > 0) {
       throw new UnsupportedIdl("generic types");
     }
-    const definition = typeof name === "string" ? types.get(name) : undefined;
+    const definition = typeof name === "string" ? scope.types.get(name) : undefined;
     if (!isObject(definition)) throw new UnsupportedIdl(`undefined type ${String(name)}`);
-    return definedDecoder(definition, types, depth + 1);
+    return definedDecoder(definition, scope, depth + 1);
   }
   throw new UnsupportedIdl("unknown type form");
 }
 
 /** A struct's fields: named (a map) or a tuple (a list). */
-function fieldsDecoder(fields: Json, types: ReadonlyMap<string, Json>, depth: number): AnyDecoder {
+function fieldsDecoder(fields: Json, scope: TypeScope, depth: number): AnyDecoder {
   if (!Array.isArray(fields) || fields.length === 0) return transformDecoder(getTupleDecoder([]), () => []);
   if (fields.every((field) => isObject(field) && typeof field.name === "string")) {
     const named = (fields as Record<string, Json>[]).map(
-      (field) => [field.name as string, typeDecoder(field.type, types, depth)] as [string, AnyDecoder],
+      (field) => [field.name as string, typeDecoder(field.type, scope, depth)] as [string, AnyDecoder],
     );
     return getStructDecoder(named) as AnyDecoder;
   }
-  return getTupleDecoder(fields.map((field) => typeDecoder(field, types, depth))) as AnyDecoder;
+  return getTupleDecoder(fields.map((field) => typeDecoder(field, scope, depth))) as AnyDecoder;
 }
 
-function definedDecoder(definition: Record<string, Json>, types: ReadonlyMap<string, Json>, depth: number): AnyDecoder {
+function definedDecoder(definition: Record<string, Json>, scope: TypeScope, depth: number): AnyDecoder {
   const body = definition.type;
   if (!isObject(body) || (definition.serialization !== undefined && definition.serialization !== "borsh")) {
     throw new UnsupportedIdl("only borsh structs and enums");
   }
-  if (body.kind === "struct") return fieldsDecoder(body.fields, types, depth);
+  if (body.kind === "struct") return fieldsDecoder(body.fields, scope, depth);
   if (body.kind === "enum" && Array.isArray(body.variants)) {
     const variants = body.variants.map((variant) => {
       if (!isObject(variant) || typeof variant.name !== "string") throw new UnsupportedIdl("malformed enum");
       return {
         name: variant.name,
-        fields: variant.fields === undefined ? undefined : fieldsDecoder(variant.fields, types, depth),
+        fields: variant.fields === undefined ? undefined : fieldsDecoder(variant.fields, scope, depth),
       };
     });
     const tag = getU8Decoder();
@@ -213,7 +232,7 @@ export function parseWithIdl(
       if (!isObject(candidate) || typeof candidate.name !== "string") continue;
       const discriminator = discriminatorOf(candidate);
       if (!startsWith(instruction.data, discriminator)) continue;
-      const args = fieldsDecoder(candidate.args ?? [], types, 0);
+      const args = fieldsDecoder(candidate.args ?? [], { types, nodes: 0 }, 0);
       const [values, end] = args.read(instruction.data, discriminator.length);
       if (end !== instruction.data.length) return undefined;
       const names = accountNames(candidate.accounts);

@@ -369,4 +369,35 @@ describe("solana.tx with a stored Anchor IDL", () => {
         .instructions[0]!.parsed_instruction_data,
     ).toBeUndefined();
   });
+  it("gives up quickly on hostile IDLs: shared types that multiply, and lists of zero-byte elements", () => {
+    const discriminator = [1, 2, 3, 4, 5, 6, 7, 8];
+    // T0 holds two T1, T1 two T2, ...: 2^30 decoders if nothing stopped it.
+    const types = Array.from({ length: 31 }, (_, i) => ({
+      name: `T${i}`,
+      type:
+        i === 30
+          ? { kind: "struct", fields: [{ name: "x", type: "u8" }] }
+          : {
+              kind: "struct",
+              fields: [
+                { name: "a", type: { defined: { name: `T${i + 1}` } } },
+                { name: "b", type: { defined: { name: `T${i + 1}` } } },
+              ],
+            },
+    }));
+    const wide = {
+      instructions: [{ name: "wide", discriminator, args: [{ name: "t", type: { defined: { name: "T0" } } }] }],
+      types,
+    };
+    const empty = {
+      instructions: [{ name: "many", discriminator, args: [{ name: "v", type: { vec: { defined: { name: "E" } } } }] }],
+      types: [{ name: "E", type: { kind: "struct", fields: [] } }],
+    };
+    // A 2^32 - 1 length prefix: each zero-byte element would decode without consuming anything.
+    const data = Buffer.from([...discriminator, 0xff, 0xff, 0xff, 0xff]);
+    for (const idl of [wide, empty]) {
+      const view = policyView(txCalling(data), new Map([[program.toBase58(), idl]]));
+      expect(view.instructions[0]!.parsed_instruction_data).toBeUndefined();
+    }
+  });
 });
