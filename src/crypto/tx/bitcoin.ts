@@ -93,16 +93,19 @@ function networkOf(address: string | undefined): ChainParams {
   return BITCOIN_NETWORKS.MAINNET;
 }
 
-function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
-  let decoded: ReturnType<typeof OutScript.decode>;
+/** The output script's template (P2WPKH, P2TR, ...), or undefined when it is not even a sequence of opcodes. */
+function scriptTemplate(script: Uint8Array) {
   try {
-    decoded = OutScript.decode(script);
+    return OutScript.decode(script);
   } catch {
-    // Not even a sequence of opcodes: a script nobody can spend, and no address.
-    return { address: "", address_type: "" };
+    return undefined;
   }
-  const type = ADDRESS_TYPES[decoded.type];
-  if (type === undefined) return { address: "", address_type: "" };
+}
+
+function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
+  const decoded = scriptTemplate(script);
+  const type = decoded && ADDRESS_TYPES[decoded.type];
+  if (!decoded || type === undefined) return { address: "", address_type: "" };
   return { address: Address(network).encode(decoded), address_type: type };
 }
 
