@@ -214,6 +214,14 @@ describe("the sample's Ethereum policy cases, end to end", () => {
     expect((await runCase(sample, true)).outcome).toBe("DENY");
   });
 
+  it("shows the transaction type as activity.params.type", async () => {
+    const sample = structuredClone(ethereumCases.find((c) => c.name.startsWith("condition-only"))!);
+    sample.policies = [{ effect: "EFFECT_ALLOW", condition: "activity.params.type == 'TRANSACTION_TYPE_ETHEREUM'" }];
+    expect((await runCase(sample, true)).outcome).toBe("ALLOW");
+    sample.policies = [{ effect: "EFFECT_ALLOW", condition: "activity.params.type == 'TRANSACTION_TYPE_SOLANA'" }];
+    expect((await runCase(sample, true)).outcome).toBe("DENY");
+  });
+
   it("does not match a checksummed address literal: eth.* addresses are lowercase", async () => {
     const sample = ethereumCases.find((c) => c.name.startsWith("ints beyond int64"))!;
     expect(sample.expected).toBe("ALLOW");
