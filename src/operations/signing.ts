@@ -51,11 +51,18 @@ export async function resolveSigningTarget(
   throw notFound("signing key", signWith, field);
 }
 
+/** What a signing activity shows policies about its key: `wallet` and `wallet_account`, or `private_key`. */
+export async function signingTargetPolicyData(data: DataReader, target: SigningTarget): Promise<PolicyTargetData> {
+  return target.kind === "walletAccount"
+    ? walletAccountTarget(data, target.account)
+    : { private_key: privateKeyPolicyData(target.privateKey) };
+}
+
 /**
- * What a signing activity shows policies: `wallet` and `wallet_account` for an account, `private_key` for a
- * key. An unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
+ * What a signing activity shows policies: {@link signingTargetPolicyData} of the key `signWith` names. An
+ * unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
  */
-export async function signingPolicyTarget(
+async function signingPolicyTarget(
   data: DataReader,
   organizationId: string,
   signWith: string,
@@ -63,10 +70,7 @@ export async function signingPolicyTarget(
   const target = await resolveSigningTarget(data, organizationId, signWith, "parameters.signWith").catch(
     () => undefined,
   );
-  if (!target) return {};
-  return target.kind === "walletAccount"
-    ? walletAccountTarget(data, target.account)
-    : { private_key: privateKeyPolicyData(target.privateKey) };
+  return target ? signingTargetPolicyData(data, target) : {};
 }
 
 /** The cached prepared signer of a target, deriving or unsealing its private key on a miss. */

@@ -27,7 +27,7 @@ import {
   resolveSigningTarget,
   type SigningTarget,
   signerOf,
-  signingPolicyTarget,
+  signingTargetPolicyData,
   signWith as signWithSchema,
 } from "./signing.js";
 
@@ -111,10 +111,10 @@ export const signTransaction = defineActivity({
     const target = await resolveSigningTarget(data, organization.id, params.signWith, FIELDS.signWith).catch(
       () => undefined,
     );
-    const signer = target && signingIdentity(target, params.signWith);
+    if (!target) return parsed.policyData({ interfaces });
     return {
-      ...(await signingPolicyTarget(data, organization.id, params.signWith)),
-      ...parsed.policyData({ interfaces, ...(signer ? { signer } : {}) }),
+      ...(await signingTargetPolicyData(data, target)),
+      ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.signWith) }),
     };
   },
   async handler(context, params) {
