@@ -41,6 +41,13 @@ export const INDEX = {
     JSON.stringify([walletId, path, curve, addressFormat]),
   privateKeyByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
   tagByName: (organizationId: string, tagType: string, name: string) => JSON.stringify([organizationId, tagType, name]),
+  // Ethereum addresses are hex, so any spelling names one contract; Solana program ids are case-sensitive base58.
+  smartContractInterfaceByAddress: (organizationId: string, type: string, address: string) =>
+    JSON.stringify([
+      organizationId,
+      type,
+      type === "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" ? address.toLowerCase() : address,
+    ]),
 } as const;
 
 /** The scope of credential-location records for one public key or credential id. */
@@ -92,6 +99,16 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   }),
   importTargets: (t) => ({ scope: t.organizationId }),
   webhookEndpoints: (e) => ({ scope: e.organizationId }),
+  smartContractInterfaces: (i) => ({
+    scope: i.organizationId,
+    keys: {
+      smartContractInterfaceByAddress: INDEX.smartContractInterfaceByAddress(
+        i.organizationId,
+        i.type,
+        i.smartContractAddress,
+      ),
+    },
+  }),
   webhookDeliveries: (d) => ({ scope: d.organizationId }),
   webhookQueue: () => ({ scope: WEBHOOK_QUEUE_SCOPE }),
   webhookAttempts: (a) => ({ scope: a.eventId }),

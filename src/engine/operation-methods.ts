@@ -38,6 +38,34 @@ export interface OperationMethods {
    */
   getSubOrgIds: OperationMethod<"getSubOrgIds">;
   /**
+   * Update the name of an organization.
+   *
+   * Activity `ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME` at `POST /public/v1/submit/update_organization_name`; the result is `activity.result.updateOrganizationNameResult`.
+   * Policy: none; only the root quorum can approve it.
+   */
+  updateOrganizationName: OperationMethod<"updateOrganizationName">;
+  /**
+   * Get quorum settings and features for an organization.
+   *
+   * Query at `POST /public/v1/query/get_organization_configs`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getOrganizationConfigs: OperationMethod<"getOrganizationConfigs">;
+  /**
+   * Create invitations to join an existing organization.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_INVITATIONS` at `POST /public/v1/submit/create_invitations`; the result is `activity.result.createInvitationsResult`.
+   * Policy: resource `INVITATION`, action `CREATE`.
+   */
+  createInvitations: OperationMethod<"createInvitations">;
+  /**
+   * Delete an existing invitation.
+   *
+   * Activity `ACTIVITY_TYPE_DELETE_INVITATION` at `POST /public/v1/submit/delete_invitation`; the result is `activity.result.deleteInvitationResult`.
+   * Policy: resource `INVITATION`, action `DELETE`.
+   */
+  deleteInvitation: OperationMethod<"deleteInvitation">;
+  /**
    * Get details about an activity.
    *
    * Query at `POST /public/v1/query/get_activity`.
@@ -164,6 +192,41 @@ export interface OperationMethods {
    */
   signRawPayloads: OperationMethod<"signRawPayloads">;
   /**
+   * Sign a transaction.
+   *
+   * Activity `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` at `POST /public/v1/submit/sign_transaction`; the result is `activity.result.signTransactionResult`.
+   * Policy: resource `PRIVATE_KEY`, action `SIGN`.
+   */
+  signTransaction: OperationMethod<"signTransaction">;
+  /**
+   * Create an ABI/IDL in JSON.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/create_smart_contract_interface`; the result is `activity.result.createSmartContractInterfaceResult`.
+   * Policy: resource `SMART_CONTRACT_INTERFACE`, action `CREATE`.
+   */
+  createSmartContractInterface: OperationMethod<"createSmartContractInterface">;
+  /**
+   * Delete a smart contract interface.
+   *
+   * Activity `ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/delete_smart_contract_interface`; the result is `activity.result.deleteSmartContractInterfaceResult`.
+   * Policy: resource `SMART_CONTRACT_INTERFACE`, action `DELETE`.
+   */
+  deleteSmartContractInterface: OperationMethod<"deleteSmartContractInterface">;
+  /**
+   * Get details about a smart contract interface.
+   *
+   * Query at `POST /public/v1/query/get_smart_contract_interface`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getSmartContractInterface: OperationMethod<"getSmartContractInterface">;
+  /**
+   * List all smart contract interfaces within an organization.
+   *
+   * Query at `POST /public/v1/query/list_smart_contract_interfaces`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getSmartContractInterfaces: OperationMethod<"getSmartContractInterfaces">;
+  /**
    * Create users in an existing organization. Each user must have at least one valid credential: an API key, an authenticator, an OAuth provider, or an email or phone number with a login method enabled on the organization (email, email OTP, or SMS).
    *
    * Activity `ACTIVITY_TYPE_CREATE_USERS_V4` at `POST /public/v1/submit/create_users`; the result is `activity.result.createUsersResult`.
@@ -171,6 +234,13 @@ export interface OperationMethods {
    * Policy: resource `USER`, action `CREATE`.
    */
   createUsers: OperationMethod<"createUsers">;
+  /**
+   * Create API-only users in an existing organization.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_API_ONLY_USERS` at `POST /public/v1/submit/create_api_only_users`; the result is `activity.result.createApiOnlyUsersResult`.
+   * Policy: resource `USER`, action `CREATE`.
+   */
+  createApiOnlyUsers: OperationMethod<"createApiOnlyUsers">;
   /**
    * Update a user in an existing organization.
    *
@@ -419,6 +489,81 @@ export interface OperationMethods {
    * Policy: resource `AUTH`, action `CREATE`.
    */
   createReadWriteSession: OperationMethod<"createReadWriteSession">;
+  /**
+   * Create a session for a user through stamping client side (API key, wallet client, or passkey client).
+   *
+   * Activity `ACTIVITY_TYPE_STAMP_LOGIN` at `POST /public/v1/submit/stamp_login`; the result is `activity.result.stampLoginResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  stampLogin: OperationMethod<"stampLogin">;
+  /**
+   * Create an Oauth session for a user.
+   *
+   * Activity `ACTIVITY_TYPE_OAUTH_LOGIN` at `POST /public/v1/submit/oauth_login`; the result is `activity.result.oauthLoginResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  oauthLogin: OperationMethod<"oauthLogin">;
+  /**
+   * Create an OTP session for a user.
+   *
+   * Activity `ACTIVITY_TYPE_OTP_LOGIN_V2` at `POST /public/v1/submit/otp_login`; the result is `activity.result.otpLoginResult`.
+   * Also accepts `type` `ACTIVITY_TYPE_OTP_LOGIN`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  otpLogin: OperationMethod<"otpLogin">;
+  /**
+   * Create a read only session for a user (valid for 1 hour).
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION` at `POST /public/v1/submit/create_read_only_session`; the result is `activity.result.createReadOnlySessionResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  createReadOnlySession: OperationMethod<"createReadOnlySession">;
+  /**
+   * Initiate a generic OTP activity.
+   *
+   * Activity `ACTIVITY_TYPE_INIT_OTP_V3` at `POST /public/v1/submit/init_otp`; the result is `activity.result.initOtpResultV2`.
+   * Also accepts `type` `ACTIVITY_TYPE_INIT_OTP_V2`, `ACTIVITY_TYPE_INIT_OTP`.
+   * Policy: resource `OTP`, action `CREATE`.
+   */
+  initOtp: OperationMethod<"initOtp">;
+  /**
+   * Verify a generic OTP.
+   *
+   * Activity `ACTIVITY_TYPE_VERIFY_OTP_V2` at `POST /public/v1/submit/verify_otp`; the result is `activity.result.verifyOtpResult`.
+   * Also accepts `type` `ACTIVITY_TYPE_VERIFY_OTP`.
+   * Policy: resource `OTP`, action `VERIFY`.
+   */
+  verifyOtp: OperationMethod<"verifyOtp">;
+  /**
+   * Initiate an OTP auth activity.
+   *
+   * Activity `ACTIVITY_TYPE_INIT_OTP_AUTH_V3` at `POST /public/v1/submit/init_otp_auth`; the result is `activity.result.initOtpAuthResultV2`.
+   * Also accepts `type` `ACTIVITY_TYPE_INIT_OTP_AUTH_V2`, `ACTIVITY_TYPE_INIT_OTP_AUTH`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  initOtpAuth: OperationMethod<"initOtpAuth">;
+  /**
+   * Authenticate a user with an OTP code sent via email or SMS.
+   *
+   * Activity `ACTIVITY_TYPE_OTP_AUTH` at `POST /public/v1/submit/otp_auth`; the result is `activity.result.otpAuthResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  otpAuth: OperationMethod<"otpAuth">;
+  /**
+   * Authenticate a user via email.
+   *
+   * Activity `ACTIVITY_TYPE_EMAIL_AUTH_V3` at `POST /public/v1/submit/email_auth`; the result is `activity.result.emailAuthResult`.
+   * Also accepts `type` `ACTIVITY_TYPE_EMAIL_AUTH_V2`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  emailAuth: OperationMethod<"emailAuth">;
+  /**
+   * Get all email or phone verified suborg IDs associated given a parent org ID.
+   *
+   * Query at `POST /public/v1/query/list_verified_suborgs`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getVerifiedSubOrgIds: OperationMethod<"getVerifiedSubOrgIds">;
   /**
    * Export a wallet.
    *

@@ -315,6 +315,26 @@ export interface WebhookSubscriptionRecord {
   isActive: boolean;
 }
 
+/**
+ * A smart contract interface of an organization (swagger `externaldatav1SmartContractInterface`): an Ethereum
+ * ABI or a Solana IDL for one contract or program address, which decodes the calls of transactions to it for
+ * policies.
+ */
+export interface SmartContractInterfaceRecord {
+  id: string;
+  organizationId: string;
+  /** As given; looked up case-insensitively for Ethereum (`INDEX.smartContractInterfaceByAddress`). */
+  smartContractAddress: string;
+  /** The ABI or IDL JSON text, as given. */
+  smartContractInterface: string;
+  /** `SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM` or `SMART_CONTRACT_INTERFACE_TYPE_SOLANA`. */
+  type: string;
+  label: string;
+  notes: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /** A webhook endpoint of an organization (swagger `v1WebhookEndpointData`). */
 export interface WebhookEndpointRecord {
   id: string;
@@ -474,6 +494,7 @@ export interface Collections {
   tags: TagRecord;
   importTargets: ImportTargetRecord;
   webhookEndpoints: WebhookEndpointRecord;
+  smartContractInterfaces: SmartContractInterfaceRecord;
   webhookDeliveries: WebhookDeliveryRecord;
   webhookQueue: WebhookQueueRecord;
   webhookAttempts: WebhookAttemptRecord;

@@ -231,7 +231,7 @@ export const deletePrivateKeys = defineActivity({
 
 /**
  * Removes everything an organization holds: wallets and keys (as above), users with their credentials,
- * tags, policies, pending import targets, webhook endpoints, and the organization itself. Its activities
+ * tags, policies, pending import targets, webhook endpoints, smart contract interfaces, and the organization itself. Its activities
  * and their decision records stay: they are the audit trail, and they keep a replayed request answering
  * with its activity.
  */
@@ -248,6 +248,9 @@ async function removeOrganizationData(context: ActivityContext): Promise<void> {
   // Deliveries already queued to these endpoints are cancelled when they come due (their endpoint is gone).
   for (const endpoint of await data.listAll("webhookEndpoints", organization.id)) {
     await data.delete("webhookEndpoints", endpoint.id);
+  }
+  for (const contract of await data.listAll("smartContractInterfaces", organization.id)) {
+    await data.delete("smartContractInterfaces", contract.id);
   }
   await data.delete("organizations", organization.id);
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from "valibot";
-import type { HdCurve } from "../crypto/addresses/index.js";
+import { type HdCurve, normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { deriveKeyPair } from "../crypto/hd/index.js";
 import {
   HASH_FUNCTIONS,
@@ -52,9 +52,16 @@ export async function resolveSigningTarget(
   throw notFound("signing key", signWith, field);
 }
 
+/** What a signing activity shows policies about its key: `wallet` and `wallet_account`, or `private_key`. */
+export async function signingTargetPolicyData(data: DataReader, target: SigningTarget): Promise<PolicyTargetData> {
+  return target.kind === "walletAccount"
+    ? walletAccountTarget(data, target.account)
+    : { private_key: privateKeyPolicyData(target.privateKey) };
+}
+
 /**
- * What a signing activity shows policies: `wallet` and `wallet_account` for an account, `private_key` for a
- * key. An unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
+ * What a signing activity shows policies: {@link signingTargetPolicyData} of the key `signWith` names. An
+ * unknown `signWith` shows nothing, so the handler reports it as NOT_FOUND rather than a policy error.
  */
 async function signingPolicyTarget(
   data: DataReader,
@@ -64,14 +71,15 @@ async function signingPolicyTarget(
   const target = await resolveSigningTarget(data, organizationId, signWith, "parameters.signWith").catch(
     () => undefined,
   );
-  if (!target) return {};
-  return target.kind === "walletAccount"
-    ? walletAccountTarget(data, target.account)
-    : { private_key: privateKeyPolicyData(target.privateKey) };
+  return target ? signingTargetPolicyData(data, target) : {};
 }
 
 /** The cached prepared signer of a target, deriving or unsealing its private key on a miss. */
-async function signerOf(data: DataReader, services: EngineServices, target: SigningTarget): Promise<PreparedSigner> {
+export async function signerOf(
+  data: DataReader,
+  services: EngineServices,
+  target: SigningTarget,
+): Promise<PreparedSigner> {
   if (target.kind === "privateKey") {
     const { privateKey } = target;
     return services.keys.signer(privateKey.id, async () => {
@@ -100,13 +108,34 @@ async function signerOf(data: DataReader, services: EngineServices, target: Sign
   });
 }
 
-/** The prepared signer that `signWith` names in the request's organization. */
-async function signerFor(context: ActivityContext, signWith: string): Promise<PreparedSigner> {
+/**
+ * The prepared signer that `signWith` names in the request's organization, and whether it names a P2TR
+ * address: raw payloads signed with one are taproot key-path signatures (BIP340 Schnorr by the tweaked key),
+ * which is what @turnkey/bitcoin's `signSchnorr` sends them for. The same key named by another address or by
+ * its id signs ECDSA.
+ */
+async function signerFor(
+  context: ActivityContext,
+  signWith: string,
+): Promise<{ signer: PreparedSigner; taproot: boolean }> {
   const target = await resolveSigningTarget(context.data, context.organization.id, signWith, "parameters.signWith");
-  return signerOf(context.data, context.services, target);
+  return {
+    signer: await signerOf(context.data, context.services, target),
+    taproot: namesTaprootAddress(target, signWith),
+  };
 }
 
-const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
+/** Whether `signWith` resolved to `target` through one of its P2TR addresses (any Bitcoin network). */
+function namesTaprootAddress(target: SigningTarget, signWith: string): boolean {
+  const isTaproot = (format: string) => format.startsWith("ADDRESS_FORMAT_BITCOIN_") && format.endsWith("_P2TR");
+  if (target.kind === "walletAccount") return isTaproot(target.account.addressFormat);
+  const wanted = normalizeAddressForLookup(signWith);
+  return target.privateKey.addresses.some(
+    (entry) => isTaproot(entry.format) && normalizeAddressForLookup(entry.address) === wanted,
+  );
+}
+
+export const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
 // Hex doubles the bytes (plus an optional 0x); the byte limit itself is checked after decoding.
 const payload = v.pipe(
   v.string(),
@@ -134,10 +163,11 @@ export const signRawPayloadOperation = defineActivity({
     };
   },
   async handler(context, params) {
-    const signer = await signerFor(context, params.signWith);
+    const { signer, taproot } = await signerFor(context, params.signWith);
     return {
       ...signRawPayload({
         signer,
+        taproot,
         payload: params.payload,
         encoding: params.encoding,
         hashFunction: params.hashFunction,
@@ -177,10 +207,11 @@ export const signRawPayloadsOperation = defineActivity({
     };
   },
   async handler(context, params) {
-    const signer = await signerFor(context, params.signWith);
+    const { signer, taproot } = await signerFor(context, params.signWith);
     // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
     const signatures = signRawPayloads({
       signer,
+      taproot,
       payloads: params.payloads,
       encoding: params.encoding,
       hashFunction: params.hashFunction,

@@ -43,6 +43,13 @@ import { updateRootQuorum } from "./root-quorum.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./sessions/login.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
+import {
+  createSmartContractInterface,
+  deleteSmartContractInterface,
+  getSmartContractInterface,
+  getSmartContractInterfaces,
+} from "./smart-contract-interfaces.js";
+import { signTransaction } from "./transactions.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
   createUsers,
@@ -94,6 +101,11 @@ export const OPERATIONS = [
   // Signing
   signRawPayloadOperation,
   signRawPayloadsOperation,
+  signTransaction,
+  createSmartContractInterface,
+  deleteSmartContractInterface,
+  getSmartContractInterface,
+  getSmartContractInterfaces,
   // Users, credentials and user tags
   createUsers,
   createApiOnlyUsers,

@@ -459,8 +459,26 @@ describe("delete_sub_organization", () => {
       organizationId: subOrganizationId,
       parameters: { privateKeyTagName: "hot", privateKeyIds: [k.privateKeyId] },
     });
+    await subRoot.createSmartContractInterface({
+      organizationId: subOrganizationId,
+      parameters: {
+        smartContractAddress: "0x5aF5194B4b0909eB978e3Cf1e25333852277f07D",
+        smartContractInterface: "[]",
+        type: "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+        label: "contract",
+      },
+    });
     await engine.store.read(async (reader) => {
-      for (const collection of ["users", "wallets", "privateKeys", "addresses", "tags", "policies", "importTargets"]) {
+      for (const collection of [
+        "users",
+        "wallets",
+        "privateKeys",
+        "addresses",
+        "tags",
+        "policies",
+        "importTargets",
+        "smartContractInterfaces",
+      ]) {
         expect((await reader.list(collection, subOrganizationId)).length, collection).toBeGreaterThan(0);
       }
     });
@@ -483,6 +501,7 @@ describe("delete_sub_organization", () => {
         "policies",
         "importTargets",
         "webhookEndpoints",
+        "smartContractInterfaces",
       ]) {
         expect(await reader.list(collection, subOrganizationId), collection).toEqual([]);
       }
@@ -493,6 +512,12 @@ describe("delete_sub_organization", () => {
       expect(
         await reader.lookup("apiKeyByPublicKey", INDEX.apiKeyByPublicKey(subOrganizationId, subKey.publicKey)),
       ).toBeUndefined();
+      const contractKey = INDEX.smartContractInterfaceByAddress(
+        subOrganizationId,
+        "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+        "0x5af5194b4b0909eb978e3cf1e25333852277f07d",
+      );
+      expect(await reader.lookup("smartContractInterfaceByAddress", contractKey)).toBeUndefined();
       expect((await reader.get("activities", activity.id))?.status).toBe("ACTIVITY_STATUS_COMPLETED");
     });
     // The sub-organization's root can no longer act, the parent can no longer read it, and the parent is intact.

@@ -27,4 +27,4 @@ export {
 } from "./raw-payload.js";
 export { assertSigningScheme, type SigningInput, toSigningInput } from "./scheme.js";
 export type { RawPayloadSignature } from "./signature.js";
-export { type PreparedSigner, prepareSigner } from "./signer.js";
+export { type PreparedSigner, prepareSigner, type TaprootKeySigner } from "./signer.js";

@@ -11,7 +11,7 @@ import { type PayloadFields, payloadFields } from "./fields.js";
 import { MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
 import { encodePayload } from "./payload.js";
 import { assertSigningScheme, toSigningInput } from "./scheme.js";
-import type { RawPayloadSignature } from "./signature.js";
+import { fromSixtyFourByteSignature, type RawPayloadSignature } from "./signature.js";
 import { type PreparedSigner, prepareSigner } from "./signer.js";
 
 /** The key to sign with: a {@link PreparedSigner} kept by the caller, or a curve and raw private key. */
@@ -27,6 +27,12 @@ export interface SigningParameters {
   readonly hashFunction: HashFunction;
   /** Path of the intent's parameters in the request, for error fields. Default `parameters`. */
   readonly field?: string;
+  /**
+   * Sign as a taproot key-path spend: `signWith` named a P2TR address, so the digest is signed with BIP340
+   * Schnorr by the BIP86-tweaked key (see `signer.ts`), which is what @turnkey/bitcoin's `signSchnorr` expects.
+   * Only secp256k1 keys and the byte encodings (hex, UTF-8 text) can be signed this way.
+   */
+  readonly taproot?: boolean;
 }
 
 /** The request of {@link signRawPayload}. */
@@ -80,15 +86,35 @@ export function signRawPayloads(request: SignRawPayloadsRequest): RawPayloadSign
 function schemeSigner(request: SigningKey & SigningParameters, fields: PayloadFields): PreparedSigner {
   const curve = "signer" in request ? request.signer.curve : request.curve;
   assertSigningScheme(curve, request.encoding, request.hashFunction, fields);
+  if (request.taproot) assertTaprootScheme(curve, request.encoding, fields);
   return "signer" in request ? request.signer : prepareSigner(request.curve, request.privateKey);
+}
+
+/** A taproot signature is BIP340 Schnorr over a digest: the Ethereum encodings define ECDSA-signed digests. */
+function assertTaprootScheme(curve: SigningCurve, encoding: PayloadEncoding, fields: PayloadFields): void {
+  if (curve !== "CURVE_SECP256K1") {
+    throw invalidArgument(`a taproot signature needs a secp256k1 key, not a ${curve} one`, fields.encoding);
+  }
+  if (encoding !== "PAYLOAD_ENCODING_HEXADECIMAL" && encoding !== "PAYLOAD_ENCODING_TEXT_UTF8") {
+    throw invalidArgument(
+      `${fields.encoding} ${encoding} cannot be signed with a taproot (P2TR) address: it signs BIP340 Schnorr over a hex or text payload`,
+      fields.encoding,
+    );
+  }
 }
 
 function signOne(
   signer: PreparedSigner,
   payload: string,
-  { encoding, hashFunction }: SigningParameters,
+  { encoding, hashFunction, taproot }: SigningParameters,
   fields: PayloadFields,
 ): RawPayloadSignature {
   const encoded = encodePayload(payload, encoding, fields);
-  return signer.sign(toSigningInput(signer.curve, encoded, hashFunction, fields.payload));
+  const input = toSigningInput(signer.curve, encoded, hashFunction, fields.payload);
+  if (!taproot) return signer.sign(input);
+  // assertTaprootScheme allowed only secp256k1 keys and byte encodings, which give a digest and a taproot signer.
+  if (input.kind !== "digest" || !signer.taproot) {
+    throw invalidArgument("a taproot signature needs a secp256k1 digest", fields.payload);
+  }
+  return fromSixtyFourByteSignature(signer.taproot.sign(input.digest, fields.payload));
 }

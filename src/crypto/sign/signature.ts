@@ -9,11 +9,11 @@ import { bytesToHex } from "../bytes.js";
 
 /** The wire signature triple (`v1SignRawPayloadResult`). */
 export interface RawPayloadSignature {
-  /** 64 lowercase hex digits without `0x`: ECDSA r, or the first half (R) of an Ed25519 signature. */
+  /** 64 lowercase hex digits without `0x`: ECDSA r, or the first half (R) of an Ed25519 or BIP340 signature. */
   readonly r: string;
-  /** 64 lowercase hex digits without `0x`: ECDSA s (low-S), or the second half (S) of an Ed25519 signature. */
+  /** 64 lowercase hex digits without `0x`: ECDSA s (low-S), or the second half (S) of an Ed25519 or BIP340 signature. */
   readonly s: string;
-  /** `"00"` or `"01"`: the secp256k1 recovery id; always `"00"` for Ed25519 ("to match what Turnkey does"). */
+  /** `"00"` or `"01"`: the secp256k1 ECDSA recovery id; always `"00"` for Ed25519 ("to match what Turnkey does") and BIP340. */
   readonly v: string;
 }
 
@@ -26,7 +26,11 @@ export function fromRecoveredSecp256k1(signature: Uint8Array): RawPayloadSignatu
   };
 }
 
-/** The wire triple of a 64-byte Ed25519 signature (`R ‖ S`). */
-export function fromEd25519(signature: Uint8Array): RawPayloadSignature {
+/**
+ * The wire triple of a 64-byte `R ‖ S` signature: Ed25519, or BIP340 Schnorr (`x(R) ‖ s`), which
+ * @turnkey/solana and @turnkey/bitcoin's `signSchnorr` read back as `r + s`. Neither has a recovery id, so `v`
+ * is `"00"`.
+ */
+export function fromSixtyFourByteSignature(signature: Uint8Array): RawPayloadSignature {
   return { r: bytesToHex(signature.subarray(0, 32)), s: bytesToHex(signature.subarray(32, 64)), v: "00" };
 }

@@ -8,19 +8,23 @@
  * - P-256 (standalone private keys): `@noble/curves` ECDSA as for secp256k1.
  * - Ed25519: node:crypto (OpenSSL), which signs several times faster than pure JS; RFC 8032 Ed25519 is
  *   deterministic, so the result equals noble's.
+ * - Taproot (secp256k1 keys only, {@link PreparedSigner.taproot}): BIP340 Schnorr by the BIP86-tweaked key
+ *   (`@scure/btc-signer`'s BIP341 `taprootTweakPrivKey` with no script tree, `@noble/curves` schnorr), for
+ *   P2TR key-path spends: what a raw payload signed with a P2TR address, and a PSBT's P2TR input, need.
  *
  * @module
  */
 import { createPrivateKey, type KeyObject, sign as nodeSign } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { taprootTweakPrivKey } from "@scure/btc-signer/utils.js";
 import { type CustodyError, invalidArgument } from "../../errors.js";
 import { hexToBytes } from "../bytes.js";
 import { signTypedData } from "./eip712.js";
 import type { SigningCurve } from "./enums.js";
 import { assertSigningCurve, type SigningInput } from "./scheme.js";
 import { countSecp256k1Signature } from "./secp256k1-tables.js";
-import { fromEd25519, fromRecoveredSecp256k1, type RawPayloadSignature } from "./signature.js";
+import { fromRecoveredSecp256k1, fromSixtyFourByteSignature, type RawPayloadSignature } from "./signature.js";
 
 /** A signing key made ready for repeated use. It holds the key: keep it where the key itself may be kept. */
 export interface PreparedSigner {
@@ -32,6 +36,22 @@ export interface PreparedSigner {
    * `INVALID_ARGUMENT` naming the input's field.
    */
   sign(input: SigningInput): RawPayloadSignature;
+  /** The taproot key-path signer of a secp256k1 key; absent for other curves. */
+  readonly taproot?: TaprootKeySigner;
+}
+
+/**
+ * A secp256k1 key as a BIP86 taproot output: the key tweaked by `tagged_hash("TapTweak", x(P))` with no script
+ * tree (BIP341 `taproot_tweak_seckey` with an empty merkle root), which is what a P2TR address of the key pays.
+ */
+export interface TaprootKeySigner {
+  /** The 32-byte x-only output key Q a P2TR output of this key commits to (`OP_1 <Q>`). */
+  readonly outputKey: Uint8Array;
+  /**
+   * The 64-byte BIP340 Schnorr signature of a 32-byte digest (a BIP341 sighash) by the tweaked key. Anything
+   * but 32 bytes gives `INVALID_ARGUMENT` naming `field`.
+   */
+  sign(digest: Uint8Array, field: string): Uint8Array;
 }
 
 const PRIVATE_KEY_BYTES = 32;
@@ -80,6 +100,7 @@ function secp256k1Signer(privateKey: Uint8Array): PreparedSigner {
   const key = Uint8Array.from(privateKey);
   return {
     curve: "CURVE_SECP256K1",
+    taproot: taprootSigner(key),
     sign(input) {
       switch (input.kind) {
         case "digest":
@@ -90,6 +111,37 @@ function secp256k1Signer(privateKey: Uint8Array): PreparedSigner {
         case "message":
           throw wrongInput("CURVE_SECP256K1", input.kind);
       }
+    },
+  };
+}
+
+// BIP340 lets the auxiliary nonce data be a constant when randomness is not at hand; a constant keeps taproot
+// signatures deterministic, like the RFC 6979 ECDSA ones, so the same request always gives the same signature.
+const ZERO_AUX_RAND = new Uint8Array(32);
+const TAPROOT_DIGEST_BYTES = 32;
+
+/** The taproot capability of a secp256k1 key. The tweak costs two point multiplications, so it waits for first use. */
+function taprootSigner(key: Uint8Array): TaprootKeySigner {
+  let tweaked: { key: Uint8Array; outputKey: Uint8Array } | undefined;
+  const tweak = () => {
+    if (!tweaked) {
+      const tweakedKey = taprootTweakPrivKey(key);
+      tweaked = { key: tweakedKey, outputKey: schnorr.getPublicKey(tweakedKey) };
+    }
+    return tweaked;
+  };
+  return {
+    get outputKey() {
+      return Uint8Array.from(tweak().outputKey);
+    },
+    sign(digest, field) {
+      if (!(digest instanceof Uint8Array) || digest.length !== TAPROOT_DIGEST_BYTES) {
+        throw invalidArgument(
+          `${field} must be a ${TAPROOT_DIGEST_BYTES}-byte digest for a taproot (BIP340 Schnorr) signature`,
+          field,
+        );
+      }
+      return schnorr.sign(digest, tweak().key, ZERO_AUX_RAND);
     },
   };
 }
@@ -110,7 +162,7 @@ function ed25519Signer(seed: Uint8Array): PreparedSigner {
     sign(input) {
       if (input.kind !== "message") throw wrongInput("CURVE_ED25519", input.kind);
       // A null algorithm is how node:crypto spells "the key's own scheme": pure Ed25519, no prehash.
-      return fromEd25519(nodeSign(null, input.message, keyObject));
+      return fromSixtyFourByteSignature(nodeSign(null, input.message, keyObject));
     },
   };
 }

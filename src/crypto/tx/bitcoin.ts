@@ -1,0 +1,191 @@
+/**
+ * `TRANSACTION_TYPE_BITCOIN`: a PSBT (BIP174, or BIP370 version 2), parsed and re-encoded by `@scure/btc-signer`.
+ *
+ * Wire form: Turnkey's with-bitcoin example sends `psbt.toHex()` and reads the answer with
+ * `bitcoin.Psbt.fromHex(signedTransaction)` before finalizing it itself, so `signedTransaction` is the PSBT with
+ * this key's signatures added (`partialSig`, or `tapKeySig` for taproot), not finalized. A base64 PSBT (the other
+ * common spelling, BIP174's own) is accepted too and answered in base64. Unknown and proprietary PSBT fields are
+ * kept as they came.
+ *
+ * Policies see `bitcoin.tx` (policy-language spec §2): `version` (a string), `inputs[]{tx_id, vout, sequence}`,
+ * `outputs[]{value, script_pubkey, address, address_type}`, `locktime{amount, type}` and `fee` in satoshis
+ * (absent when an input's previous output is not in the PSBT). Output addresses are spelled for the network of the
+ * address `signWith` named (mainnet when it named a key id); a script with no address shows `''` for both.
+ *
+ * @module
+ */
+import { base64 } from "@scure/base";
+import { Address, OutScript, Transaction } from "@scure/btc-signer";
+import { CustodyError, invalidArgument } from "../../errors.js";
+import type { PolicyData } from "../../policy/types.js";
+import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
+import { bytesToHex, parseHex } from "../bytes.js";
+import { previousOutput, signOwnInputs } from "./bitcoin-psbt.js";
+import type { ParsedTransaction, SigningIdentity, TransactionCodec } from "./types.js";
+
+// "psbt" 0xff (BIP174): hex and base64 PSBTs are told apart by this magic.
+const PSBT_MAGIC = "70736274ff";
+
+const PSBT_OPTIONS = {
+  // Outputs and inputs of script types btc-signer cannot sign are still part of the transaction to sign.
+  allowUnknownOutputs: true,
+  allowUnknownInputs: true,
+  // A P2PKH input described by witnessUtxo only is signable: the legacy sighash does not commit to the amount.
+  allowLegacyWitnessUtxo: true,
+  allowUnknownVersion: true,
+  // Keep unknown and proprietary fields: the PSBT goes back to its sender with only signatures added.
+  unknown: "ignore",
+} as const;
+
+/** btc-signer's script type names, as `address_type` shows them (rust-bitcoin's `AddressType` spelling). */
+const ADDRESS_TYPES: Readonly<Record<string, string>> = {
+  pkh: "p2pkh",
+  sh: "p2sh",
+  wpkh: "p2wpkh",
+  wsh: "p2wsh",
+  tr: "p2tr",
+};
+
+// Lock times below this are block heights, from it on Unix times (BIP65's LOCKTIME_THRESHOLD).
+const LOCKTIME_THRESHOLD = 500_000_000;
+
+interface DecodedPsbt {
+  readonly tx: Transaction;
+  readonly encoding: "hex" | "base64";
+}
+
+function decodePsbt(unsignedTransaction: string, field: string): DecodedPsbt {
+  const notPsbt = () =>
+    invalidArgument(`${field} is not a PSBT: send it in hex or base64, as psbt.toHex() or toBase64() gives it`, field);
+  let bytes: Uint8Array;
+  let encoding: DecodedPsbt["encoding"];
+  if (/^(0x)?[0-9a-fA-F]+$/.test(unsignedTransaction)) {
+    bytes = parseHex(unsignedTransaction, field);
+    encoding = "hex";
+  } else {
+    try {
+      bytes = base64.decode(unsignedTransaction);
+    } catch {
+      throw notPsbt();
+    }
+    encoding = "base64";
+  }
+  if (!bytesToHex(bytes.subarray(0, PSBT_MAGIC.length / 2)).startsWith(PSBT_MAGIC)) throw notPsbt();
+  try {
+    return { tx: Transaction.fromPSBT(bytes, PSBT_OPTIONS), encoding };
+  } catch (error) {
+    throw invalidArgument(`${field} is not a valid PSBT: ${(error as Error).message}`, field);
+  }
+}
+
+/** The network whose address spelling `address` uses; mainnet when there is none or it is not Bitcoin's. */
+function networkOf(address: string | undefined): ChainParams {
+  if (address !== undefined) {
+    for (const network of Object.values(BITCOIN_NETWORKS)) {
+      try {
+        Address(network).decode(address);
+        return network;
+      } catch {
+        // Not this network's spelling; try the next.
+      }
+    }
+  }
+  return BITCOIN_NETWORKS.MAINNET;
+}
+
+/** The output script's template (P2WPKH, P2TR, ...), or undefined when it is not even a sequence of opcodes. */
+function scriptTemplate(script: Uint8Array) {
+  try {
+    return OutScript.decode(script);
+  } catch {
+    return undefined;
+  }
+}
+
+function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
+  const decoded = scriptTemplate(script);
+  const type = decoded && ADDRESS_TYPES[decoded.type];
+  if (!decoded || type === undefined) return { address: "", address_type: "" };
+  return { address: Address(network).encode(decoded), address_type: type };
+}
+
+/** The fee in satoshis: what the inputs spend minus what the outputs pay; undefined without every input's amount. */
+function feeOf(tx: Transaction): bigint | undefined {
+  let fee = 0n;
+  for (let index = 0; index < tx.inputsLength; index++) {
+    const previous = previousOutput(tx.getInput(index));
+    if (!previous) return undefined;
+    fee += previous.amount;
+  }
+  for (let index = 0; index < tx.outputsLength; index++) fee -= tx.getOutput(index).amount ?? 0n;
+  return fee;
+}
+
+function policyTransaction(tx: Transaction, signer: SigningIdentity | undefined): PolicyData {
+  const network = networkOf(signer?.address);
+  const inputs = Array.from({ length: tx.inputsLength }, (_, index) => {
+    const input = tx.getInput(index);
+    return {
+      tx_id: bytesToHex(input.txid ?? new Uint8Array()),
+      vout: BigInt(input.index ?? 0),
+      sequence: BigInt(input.sequence ?? 0xffffffff),
+    };
+  });
+  const outputs = Array.from({ length: tx.outputsLength }, (_, index) => {
+    const output = tx.getOutput(index);
+    const script = output.script ?? new Uint8Array();
+    return {
+      value: output.amount ?? 0n,
+      script_pubkey: bytesToHex(script),
+      ...outputAddress(script, network),
+    };
+  });
+  const fee = feeOf(tx);
+  return {
+    version: String(tx.version),
+    inputs,
+    outputs,
+    locktime: { amount: BigInt(tx.lockTime), type: tx.lockTime < LOCKTIME_THRESHOLD ? "Blocks" : "Seconds" },
+    ...(fee === undefined ? {} : { fee }),
+  };
+}
+
+/**
+ * Runs a step of btc-signer on a PSBT it parsed: what it still refuses then (a script it cannot read while
+ * computing a sighash, fields that do not fit together) is the PSBT's fault, so `INVALID_ARGUMENT` naming it.
+ */
+function signOrRefuse<T>(step: () => T, field: string): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof CustodyError) throw error;
+    throw invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
+  }
+}
+
+export const bitcoinCodec: TransactionCodec = {
+  type: "TRANSACTION_TYPE_BITCOIN",
+  parse(unsignedTransaction, field): ParsedTransaction {
+    const { tx, encoding } = decodePsbt(unsignedTransaction, field);
+    return {
+      contracts: [],
+      policyData: ({ signer }) => ({ bitcoin: { tx: policyTransaction(tx, signer) } }),
+      sign(key, signWithField) {
+        // Signing changes the transaction in place; a fresh copy keeps the parsed one as the policies saw it.
+        const copy = decodePsbt(unsignedTransaction, field).tx;
+        const signed = signOrRefuse(
+          () => signOwnInputs(copy, key.signer, key.publicKey, { transaction: field, signWith: signWithField }),
+          field,
+        );
+        if (signed === 0) {
+          throw invalidArgument(
+            `${field} has no input that ${signWithField} controls (P2WPKH, P2SH-P2WPKH, P2PKH or P2TR of its key, with the previous output in the PSBT)`,
+            signWithField,
+          );
+        }
+        const psbt = signOrRefuse(() => copy.toPSBT(), field);
+        return encoding === "hex" ? bytesToHex(psbt) : base64.encode(psbt);
+      },
+    };
+  },
+};

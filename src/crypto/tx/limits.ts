@@ -1,0 +1,13 @@
+/**
+ * Size limit of `sign_transaction`. Turnkey does not publish one, so it is custodian's own.
+ *
+ * @module
+ */
+
+/**
+ * Longest `unsignedTransaction`, in characters of its wire string. 256 Ki characters hold 128 KiB as hex, which
+ * is geth's transaction size limit (`txMaxSize`, 4 × 32 KiB) and far above Solana's 1,232-byte packets, Tron
+ * transactions and PSBTs carrying a few dozen previous transactions; anything longer is refused before it is
+ * decoded.
+ */
+export const MAX_UNSIGNED_TRANSACTION_LENGTH = 256 * 1024;

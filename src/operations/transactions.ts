@@ -1,0 +1,129 @@
+/**
+ * `sign_transaction` (`ACTIVITY_TYPE_SIGN_TRANSACTION_V2`): parses `unsignedTransaction` with the codec of its
+ * `type` (`crypto/tx/`), shows the parsed transaction to policies (`eth.tx`, `solana.tx`, ...) with the calls
+ * decoded by the organization's stored smart contract interfaces, and signs it with the key `signWith` names
+ * (resolved as `sign_raw_payload` resolves it).
+ *
+ * The transaction is parsed twice, once for the decision and once to sign, because the decision may be taken
+ * again at a later vote while signing happens once; parsing is pure, so both see the same transaction.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
+import { hexToBytes } from "../crypto/bytes.js";
+import {
+  type ContractInterfaces,
+  MAX_UNSIGNED_TRANSACTION_LENGTH,
+  type ParsedTransaction,
+  type SigningIdentity,
+  TRANSACTION_TYPES,
+  type TransactionSigningKey,
+  transactionCodec,
+} from "../crypto/tx/index.js";
+import { type DataReader, INDEX } from "../engine/data.js";
+import { defineActivity } from "./define.js";
+import {
+  resolveSigningTarget,
+  type SigningTarget,
+  signerOf,
+  signingTargetPolicyData,
+  signWith as signWithSchema,
+} from "./signing.js";
+
+const FIELDS = {
+  signWith: "parameters.signWith",
+  type: "parameters.type",
+  unsignedTransaction: "parameters.unsignedTransaction",
+} as const;
+
+/** Parses the request's transaction with its type's codec (UNIMPLEMENTED for a type without one). */
+function parseTransaction(params: { type: (typeof TRANSACTION_TYPES)[number]; unsignedTransaction: string }) {
+  return transactionCodec(params.type, FIELDS.type).parse(params.unsignedTransaction, FIELDS.unsignedTransaction);
+}
+
+/**
+ * The stored interfaces of the contracts a transaction calls. An interface whose JSON no longer parses (it
+ * was checked when stored) is skipped: a policy then sees the call undecoded, as without an interface.
+ */
+async function storedInterfaces(
+  data: DataReader,
+  organizationId: string,
+  parsed: ParsedTransaction,
+): Promise<ContractInterfaces> {
+  const found = new Map<string, unknown>();
+  const type = parsed.interfaceType;
+  if (type === undefined) return found;
+  for (const address of parsed.contracts) {
+    const id = await data.lookup(
+      "smartContractInterfaceByAddress",
+      INDEX.smartContractInterfaceByAddress(organizationId, type, address),
+    );
+    const record = id === undefined ? undefined : await data.get("smartContractInterfaces", id);
+    if (!record) continue;
+    try {
+      found.set(address, JSON.parse(record.smartContractInterface));
+    } catch {
+      // Skipped, as documented above.
+    }
+  }
+  return found;
+}
+
+/** The public key of a signing target, and the address `signWith` named when it named one (not a key id). */
+function signingIdentity(target: SigningTarget, signWith: string): SigningIdentity {
+  if (target.kind === "walletAccount") {
+    return { publicKey: hexToBytes(target.account.publicKey), address: target.account.address };
+  }
+  const wanted = normalizeAddressForLookup(signWith);
+  const named = target.privateKey.addresses.find((entry) => normalizeAddressForLookup(entry.address) === wanted);
+  return {
+    publicKey: hexToBytes(target.privateKey.publicKey),
+    ...(named === undefined ? {} : { address: named.address }),
+  };
+}
+
+export const signTransaction = defineActivity({
+  method: "signTransaction",
+  path: "sign_transaction",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      intent: "signTransactionIntentV2",
+      result: "signTransactionResult",
+      parameters: v.object({
+        signWith: signWithSchema,
+        unsignedTransaction: v.pipe(
+          v.string(),
+          v.minLength(1, "must not be empty"),
+          v.maxLength(MAX_UNSIGNED_TRANSACTION_LENGTH, `must be at most ${MAX_UNSIGNED_TRANSACTION_LENGTH} characters`),
+        ),
+        type: v.picklist(TRANSACTION_TYPES),
+      }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params) {
+    const { data, organization } = context;
+    const parsed = parseTransaction(params);
+    const interfaces = await storedInterfaces(data, organization.id, parsed);
+    // An unknown signWith shows no signer here; the handler reports it as NOT_FOUND.
+    const target = await resolveSigningTarget(data, organization.id, params.signWith, FIELDS.signWith).catch(
+      () => undefined,
+    );
+    if (!target) return parsed.policyData({ interfaces });
+    return {
+      ...(await signingTargetPolicyData(data, target)),
+      ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.signWith) }),
+    };
+  },
+  async handler(context, params) {
+    const parsed = parseTransaction(params);
+    const target = await resolveSigningTarget(context.data, context.organization.id, params.signWith, FIELDS.signWith);
+    const key: TransactionSigningKey = {
+      ...signingIdentity(target, params.signWith),
+      signer: await signerOf(context.data, context.services, target),
+    };
+    return { signedTransaction: parsed.sign(key, FIELDS.signWith) };
+  },
+});
