@@ -4,7 +4,7 @@
  */
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { CustodyEngine, CustodyError } from "../src/index.js";
+import { CustodyEngine, CustodyError } from "custodian";
 
 const apiKey = () => bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true));
 
