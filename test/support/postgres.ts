@@ -54,8 +54,12 @@ export class PGlitePool implements SqlPool {
 }
 
 const schemas: string[] = [];
+/** One PGlite per test file (starting one takes seconds); stores on it differ by schema. */
+let shared: Promise<PGlitePool> | undefined;
 
 afterAll(async () => {
+  await (await shared)?.end();
+  shared = undefined;
   if (!serverUrl || schemas.length === 0) return;
   const pool = new pg.Pool({ connectionString: serverUrl, max: 1 });
   try {
@@ -73,16 +77,33 @@ export function freshSchema(): string {
 }
 
 /**
- * A database for one test: on the server, a connection string and a fresh schema; on PGlite, a fresh
- * in-process database behind a {@link PGlitePool}.
+ * A database for one test, in a fresh schema: on the server, a connection string (the store owns its pool);
+ * on PGlite, this file's shared in-process database, whose pool the store must not end.
  */
 export async function testDatabase(): Promise<{ connection: string | SqlPool; schema: string }> {
   if (serverUrl) return { connection: serverUrl, schema: freshSchema() };
-  return { connection: new PGlitePool(await PGlite.create()), schema: "custodian" };
+  shared ??= PGlite.create().then((db) => new PGlitePool(db));
+  return { connection: await shared, schema: freshSchema() };
 }
 
 /** A fresh, empty PostgresStore. */
 export async function openTestStore(): Promise<PostgresStore> {
   const { connection, schema } = await testDatabase();
-  return PostgresStore.open(connection, { schema, endPoolOnClose: true });
+  return PostgresStore.open(connection, { schema });
+}
+
+/** Runs one query on a test database, outside any store (to look at the tables themselves). */
+export async function queryDatabase(connection: string | SqlPool, text: string): Promise<Record<string, unknown>[]> {
+  const pool: SqlPool =
+    typeof connection === "string" ? new pg.Pool({ connectionString: connection, max: 1 }) : connection;
+  try {
+    const session = await pool.connect();
+    try {
+      return (await session.query(text)).rows;
+    } finally {
+      session.release();
+    }
+  } finally {
+    if (typeof connection === "string") await pool.end();
+  }
 }
