@@ -44,9 +44,6 @@ export async function withSession<T>(
 
 /** An error the server reported: it carries a five-character SQLSTATE. */
 export function isSqlError(error: unknown): error is Error & { code: string } {
-  return (
-    error instanceof Error &&
-    typeof (error as { code?: unknown }).code === "string" &&
-    /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
-  );
+  const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
 }
