@@ -25,6 +25,7 @@ export class PgTransaction implements StoreTransaction {
   /** Scopes of records deleted in this transaction: putting one back must not move it to another scope. */
   private readonly deletedScopes = new Map<string, string>();
   private open = true;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: SqlSession,
@@ -38,8 +39,15 @@ export class PgTransaction implements StoreTransaction {
         reason: "TRANSACTION_FINISHED",
       });
     }
+    // One query at a time on the session, in call order: callers may fire several reads at once, and a
+    // session runs its queries one after another anyway (pg 9 will refuse to queue them itself).
+    const run = this.queue.then(() => this.session.query(text, values));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      return (await this.session.query(text, values)).rows;
+      return (await run).rows;
     } catch (error) {
       this.failure ??= error;
       throw error;
