@@ -48,7 +48,7 @@ export class PostgresStore implements Store {
       });
     }
     const ownsPool = typeof connection === "string" || options.endPoolOnClose === true;
-    const pool: SqlPool = typeof connection === "string" ? new pg.Pool({ connectionString: connection }) : connection;
+    const pool: SqlPool = typeof connection === "string" ? ownedPool(connection) : connection;
     const schema = `"${name}"`;
     try {
       await withSession(pool, (session) => migrate(session, schema));
@@ -137,6 +137,17 @@ export class PostgresStore implements Store {
       throw new CustodyError("FAILED_PRECONDITION", "PostgresStore: the store is closed", { reason: "STORE_CLOSED" });
     }
   }
+}
+
+/**
+ * A pool for a connection string. An idle session the server drops (a restart, a failover) makes the pool
+ * emit `error`, which would end the process unheard; the pool has already discarded that session, and the
+ * next transaction opens a new one, so there is nothing more to do.
+ */
+function ownedPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString });
+  pool.on("error", () => undefined);
+  return pool;
 }
 
 /** Rolls back, keeping the error that caused it as the one reported; a session that cannot is marked broken. */
