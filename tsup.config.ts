@@ -8,6 +8,7 @@ export default defineConfig([
       http: "src/http/index.ts",
       policy: "src/policy/index.ts",
       file: "src/storage/file/index.ts",
+      postgres: "src/storage/postgres/index.ts",
       testing: "src/testing/index.ts",
     },
     format: ["esm", "cjs"],

@@ -8,6 +8,7 @@ const expected = {
   custodian: ["CustodyEngine", "CustodyError", "MemoryStore", "createSeededRandom"],
   "custodian/http": ["createHttpHandler", "createFetchHandler"],
   "custodian/file": ["FileStore"],
+  "custodian/postgres": ["PostgresStore"],
   "custodian/policy": ["decide", "validatePolicyExpressions"],
   "custodian/testing": ["createTestOrganization", "generateApiKeyPair", "createInProcessFetch"],
 };

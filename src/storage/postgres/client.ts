@@ -1,0 +1,49 @@
+/**
+ * The little of a PostgreSQL client that PostgresStore uses: a pool that lends sessions. A `pg.Pool` satisfies
+ * it as is; so can an adapter over another driver or an in-process PostgreSQL.
+ *
+ * @module
+ */
+
+/** The rows of one query, columns by name. */
+export interface SqlResult {
+  rows: Record<string, unknown>[];
+}
+
+/** One database session, lent by a pool until `release`. */
+export interface SqlSession {
+  query(text: string, values?: unknown[]): Promise<SqlResult>;
+  /** Gives the session back; `true` (or an error) asks the pool to discard it. */
+  release(destroy?: boolean | Error): void;
+}
+
+/** A pool of sessions. */
+export interface SqlPool {
+  connect(): Promise<SqlSession>;
+  end(): Promise<void>;
+}
+
+/**
+ * Runs `work` on a session from `pool` and gives the session back, or has the pool discard it when `work`
+ * called `markBroken` (a session that could not even roll back must not serve anyone else).
+ */
+export async function withSession<T>(
+  pool: SqlPool,
+  work: (session: SqlSession, markBroken: () => void) => Promise<T>,
+): Promise<T> {
+  const session = await pool.connect();
+  let broken = false;
+  try {
+    return await work(session, () => {
+      broken = true;
+    });
+  } finally {
+    session.release(broken || undefined);
+  }
+}
+
+/** An error the server reported: it carries a five-character SQLSTATE. */
+export function isSqlError(error: unknown): error is Error & { code: string } {
+  const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
+}

@@ -1,0 +1,160 @@
+/**
+ * PostgresStore: the Store interface over PostgreSQL, for several custodian instances sharing one database.
+ *
+ * @module
+ */
+import pg from "pg";
+import { CustodyError } from "../../errors.js";
+import type { Store, StoreReader, StoreTransaction } from "../store.js";
+import { type SqlPool, type SqlSession, withSession } from "./client.js";
+import { migrate } from "./migrations.js";
+import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
+import { PgTransaction } from "./transaction.js";
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /**
+   * The schema holding custodian's tables, created if missing (default `custodian`). Stores on different
+   * schemas of one database share nothing. Lower-case letters, digits and `_`.
+   */
+  schema?: string;
+  /** End a pool passed in when the store closes (a pool the store created from a connection string always is). */
+  endPoolOnClose?: boolean;
+}
+
+/**
+ * A {@link Store} in PostgreSQL. Several instances (in one process or many) may share a database: every
+ * transaction runs at SERIALIZABLE isolation, so their effect is that of some one-at-a-time order.
+ *
+ * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
+ * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
+ */
+export class PostgresStore implements Store {
+  private closed = false;
+
+  private constructor(
+    private readonly pool: SqlPool,
+    private readonly ownsPool: boolean,
+    /** The quoted schema identifier. */
+    private readonly schema: string,
+  ) {}
+
+  /** Connects and brings the schema up to date (creating it on first use). */
+  static async open(connection: string | SqlPool, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const name = options.schema ?? "custodian";
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+      throw new CustodyError("INVALID_ARGUMENT", `PostgresStore: schema name ${JSON.stringify(name)} is not allowed`, {
+        field: "schema",
+      });
+    }
+    const ownsPool = typeof connection === "string" || options.endPoolOnClose === true;
+    const pool: SqlPool = typeof connection === "string" ? ownedPool(connection) : connection;
+    const schema = `"${name}"`;
+    try {
+      await withSession(pool, (session) => migrate(session, schema));
+    } catch (error) {
+      if (ownsPool) await pool.end();
+      throw error;
+    }
+    return new PostgresStore(pool, ownsPool, schema);
+  }
+
+  /**
+   * Runs `work` in a SERIALIZABLE transaction. When PostgreSQL refuses to commit because a concurrent
+   * transaction conflicted (a serialization failure or a deadlock), the store rolls back and runs `work`
+   * again from the start, up to 50 times: the caller sees only the final outcome. **`work` may therefore run
+   * more than once**, so it must have no effect outside the transaction it is handed (or only effects that
+   * are safe to repeat).
+   */
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, work));
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new CustodyError("ABORTED", `PostgresStore: the transaction kept conflicting (${attempt} attempts)`, {
+            reason: "TRANSACTION_CONFLICT",
+          });
+        }
+        await backoff(attempt);
+      }
+    }
+  }
+
+  private async attempt<T>(
+    session: SqlSession,
+    markBroken: () => void,
+    work: (tx: StoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+    const tx = new PgTransaction(session, this.schema);
+    try {
+      const result = await work(tx);
+      // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
+      if (tx.failure !== undefined) throw tx.failure;
+      await session.query("COMMIT");
+      return result;
+    } catch (error) {
+      await rollback(session, markBroken);
+      // The callback's error may be a consequence of a conflict it saw (a query refused mid-work): retrying
+      // is then the right answer, and the conflict is what the retry decision must see.
+      throw isRetryable(tx.failure) ? tx.failure : error;
+    } finally {
+      tx.finish();
+    }
+  }
+
+  /** Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts). */
+  async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return withSession(this.pool, async (session, markBroken) => {
+      await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const reader = new PgTransaction(session, this.schema);
+      try {
+        const result = await work(reader);
+        await session.query("COMMIT");
+        return result;
+      } catch (error) {
+        await rollback(session, markBroken);
+        throw error;
+      } finally {
+        reader.finish();
+      }
+    });
+  }
+
+  /** Stops accepting work; ends the pool if the store created it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new CustodyError("FAILED_PRECONDITION", "PostgresStore: the store is closed", { reason: "STORE_CLOSED" });
+    }
+  }
+}
+
+/**
+ * A pool for a connection string. An idle session the server drops (a restart, a failover) makes the pool
+ * emit `error`, which would end the process unheard; the pool has already discarded that session, and the
+ * next transaction opens a new one, so there is nothing more to do.
+ */
+function ownedPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString });
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/** Rolls back, keeping the error that caused it as the one reported; a session that cannot is marked broken. */
+async function rollback(session: SqlSession, markBroken: () => void): Promise<void> {
+  try {
+    await session.query("ROLLBACK");
+  } catch {
+    markBroken();
+  }
+}

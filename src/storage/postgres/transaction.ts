@@ -1,0 +1,156 @@
+/**
+ * Reads and writes of one PostgresStore transaction, on the session it holds.
+ *
+ * @module
+ */
+import { CustodyError } from "../../errors.js";
+import {
+  type ListOptions,
+  type Placement,
+  type StoredRecord,
+  type StoreTransaction,
+  UniqueKeyViolation,
+} from "../store.js";
+import type { SqlSession } from "./client.js";
+import { decodeRecord, encodeRecord } from "./records.js";
+
+/**
+ * A reader or a writer over one session inside an open SQL transaction. It remembers the first error the
+ * server reported, so the store can tell that the transaction is doomed (and perhaps worth retrying) even
+ * when the work callback caught that error and went on.
+ */
+export class PgTransaction implements StoreTransaction {
+  /** The first server error seen by this transaction. */
+  failure: unknown;
+  /** Scopes of records deleted in this transaction: putting one back must not move it to another scope. */
+  private readonly deletedScopes = new Map<string, string>();
+  private open = true;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly session: SqlSession,
+    /** The quoted schema identifier. */
+    private readonly schema: string,
+  ) {}
+
+  private async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    if (!this.open) {
+      throw new CustodyError("FAILED_PRECONDITION", "PostgresStore: the transaction has already finished", {
+        reason: "TRANSACTION_FINISHED",
+      });
+    }
+    // One query at a time on the session, in call order: callers may fire several reads at once, and a
+    // session runs its queries one after another anyway (pg 9 will refuse to queue them itself).
+    const run = this.queue.then(() => this.session.query(text, values));
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return (await run).rows;
+    } catch (error) {
+      this.failure ??= error;
+      throw error;
+    }
+  }
+
+  async get(collection: string, id: string): Promise<StoredRecord | undefined> {
+    const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
+      collection,
+      id,
+    ]);
+    return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
+  }
+
+  async lookup(index: string, key: string): Promise<string | undefined> {
+    const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
+      index,
+      key,
+    ]);
+    return rows[0]?.id as string | undefined;
+  }
+
+  async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
+    if (options.limit !== undefined && options.limit <= 0) return [];
+    const values: unknown[] = [collection, scope];
+    let where = "collection = $1 AND scope = $2";
+    if (options.after !== undefined) {
+      values.push(options.after);
+      where += ` AND id > $${values.length}`;
+    }
+    if (options.before !== undefined) {
+      values.push(options.before);
+      where += ` AND id < $${values.length}`;
+    }
+    let tail = "";
+    if (options.limit !== undefined && Number.isFinite(options.limit)) {
+      values.push(Math.floor(options.limit));
+      tail = ` LIMIT $${values.length}`;
+    }
+    const order = options.order === "desc" ? "DESC" : "ASC";
+    const rows = await this.query(
+      `SELECT body FROM ${this.schema}.records WHERE ${where} ORDER BY id ${order}${tail}`,
+      values,
+    );
+    return rows.map((row) => decodeRecord(row.body as string));
+  }
+
+  async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
+    const existing = await this.query(`SELECT scope FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
+      collection,
+      record.id,
+    ]);
+    const settledScope =
+      (existing[0]?.scope as string | undefined) ?? this.deletedScopes.get(recordKey(collection, record.id));
+    if (settledScope !== undefined && settledScope !== placement.scope) {
+      throw new CustodyError(
+        "INVALID_ARGUMENT",
+        `PostgresStore: record ${collection}/${record.id} cannot move from scope ${settledScope} to ${placement.scope}`,
+        { field: "placement.scope", collection, id: record.id },
+      );
+    }
+    const keys = Object.entries(placement.keys ?? {});
+    // Every key is checked before anything is written, so a refused put leaves the transaction usable.
+    for (const [index, key] of keys) {
+      const holder = await this.lookup(index, key);
+      if (holder !== undefined && holder !== record.id) throw new UniqueKeyViolation(index, key, holder);
+    }
+    await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [
+      collection,
+      record.id,
+    ]);
+    await this.query(
+      `INSERT INTO ${this.schema}.records (collection, id, scope, body) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body`,
+      [collection, record.id, placement.scope, encodeRecord(record)],
+    );
+    for (const [index, key] of keys) {
+      // The check above leaves one possible holder: a record with this id in another collection, whose key
+      // passes to this one, as in the other stores (index entries name ids, not collections).
+      await this.query(
+        `INSERT INTO ${this.schema}.unique_keys (index_name, key, collection, id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id`,
+        [index, key, collection, record.id],
+      );
+    }
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    const rows = await this.query(
+      `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
+      [collection, id],
+    );
+    if (!rows[0]) return;
+    this.deletedScopes.set(recordKey(collection, id), rows[0].scope as string);
+    await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [collection, id]);
+  }
+
+  /** Closes the transaction: later calls on it throw. */
+  finish(): void {
+    this.open = false;
+  }
+}
+
+function recordKey(collection: string, id: string): string {
+  return `${collection}\u0000${id}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * What PostgresStore adds to the storage contract: migrations that many instances may race to apply,
+ * conflicts retried inside the store, and refusals of bad options.
+ */
+import { describe, expect, it } from "vitest";
+import { PostgresStore } from "../../src/storage/postgres/index.js";
+import { expectCustodyError } from "../support/custody-error.js";
+import { postgresKind, queryDatabase, serverUrl, testDatabase } from "../support/postgres.js";
+
+describe(`PostgresStore (${postgresKind})`, () => {
+  it("applies its migrations once when several instances open one schema at the same moment", async () => {
+    const { connection, schema } = await testDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(connection, { schema })));
+    await stores[0]?.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s" }));
+    await Promise.all(stores.map((store) => store.close()));
+    // Reopening finds the schema current and the data kept.
+    const again = await PostgresStore.open(connection, { schema });
+    expect(await again.read(async (r) => r.get("things", "a"))).toEqual({ id: "a" });
+    await again.close();
+    expect(await queryDatabase(connection, `SELECT version FROM "${schema}".migrations`)).toEqual([{ version: 1 }]);
+  });
+
+  it("runs a conflicting transaction again, out of the caller's sight, until it commits", async () => {
+    const { connection, schema } = await testDatabase();
+    const store = await PostgresStore.open(connection, { schema });
+    await store.transaction(async (tx) => tx.put("counters", { id: "c", n: 0 }, { scope: "s" }));
+    let runs = 0;
+    let firstRead!: () => void;
+    const firstHasRead = new Promise<void>((resolve) => {
+      firstRead = resolve;
+    });
+    const increment = (waitForOther: boolean) =>
+      store.transaction(async (tx) => {
+        runs++;
+        const current = (await tx.get("counters", "c")) as { id: string; n: number };
+        if (waitForOther) {
+          firstRead();
+        } else {
+          // Both read the same value before either writes: on a server, one of them must be refused and
+          // rerun. PGlite has one session, so the second only starts once the first is done.
+          await Promise.race([firstHasRead, new Promise((resolve) => setTimeout(resolve, 200))]);
+        }
+        await tx.put("counters", { id: "c", n: current.n + 1 }, { scope: "s" });
+        return current.n + 1;
+      });
+    const results = await Promise.all([increment(false), increment(true)]);
+    expect(results.sort()).toEqual([1, 2]);
+    expect(await store.read(async (r) => (await r.get("counters", "c"))?.n)).toBe(2);
+    if (serverUrl) expect(runs).toBeGreaterThan(2);
+    await store.close();
+  });
+
+  it("refuses a schema name it would have to quote, and work after close", async () => {
+    const { connection, schema } = await testDatabase();
+    await expectCustodyError(
+      PostgresStore.open(connection, { schema: 'x"; DROP TABLE y; --' }),
+      "INVALID_ARGUMENT",
+      "schema",
+    );
+    const store = await PostgresStore.open(connection, { schema });
+    await store.close();
+    await expectCustodyError(
+      store.read(async () => undefined),
+      "FAILED_PRECONDITION",
+    );
+  });
+});
