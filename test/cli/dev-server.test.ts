@@ -107,9 +107,7 @@ describe("the dev server's state", () => {
     for (const value of [baseUrl, credentials.organizationId, credentials.userId, credentials.apiPublicKey]) {
       expect(output).toContain(value);
     }
-    expect(output).toContain(
-      `bundle signer public key ${credentials.signerPublicKey} (clients: dangerouslyOverrideSignerPublicKey)`,
-    );
+    expect(output).toContain(`dangerouslyOverrideSignerPublicKey: "${credentials.signerPublicKey}"`);
     expect(output).toMatch(new RegExp(`console ${baseUrl}/\\?token=\\S+`));
     expect(output).not.toContain(credentials.apiPrivateKey);
     expect((await clientOf(credentials).getWhoami()).userId).toBe(credentials.userId);

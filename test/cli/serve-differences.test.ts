@@ -23,7 +23,8 @@ beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), "custodian-differences-"));
   server = startDevServer(["--port", "0", "--data", data, "--memory", "--request-lifetime", "24h"]);
   baseUrl = await server.ready;
-  credentials = JSON.parse(readFileSync(join(data, "root-api-key.json"), "utf8")) as Record<string, string>;
+  // A --memory run keeps its credentials apart from a durable store's.
+  credentials = JSON.parse(readFileSync(join(data, "memory-root-api-key.json"), "utf8")) as Record<string, string>;
 }, 60_000);
 
 afterAll(async () => {
