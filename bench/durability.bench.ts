@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CustodyEngine, type Store } from "../src/index.js";
+import { CustodyEngine, MemoryStore, type Store } from "../src/index.js";
 import { FileStore } from "../src/storage/file/index.js";
 import { BenchReport, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
@@ -42,13 +42,15 @@ async function tagWorkload(store: Store, label: string, inFlight: number): Promi
   };
 }
 
+const opened: Store[] = [];
+
 async function fileStore(): Promise<Store> {
   const directory = mkdtempSync(join(tmpdir(), "custodian-bench-"));
   directories.push(directory);
-  return FileStore.open(directory);
+  const store = await FileStore.open(directory);
+  opened.push(store);
+  return store;
 }
-
-const { MemoryStore } = await import("../src/index.js");
 await report.compare(
   "FileStore (group commit), 32 submitters vs 1",
   await tagWorkload(await fileStore(), "32 submitters", 32),
@@ -60,5 +62,6 @@ await report.compare(
   await tagWorkload(await fileStore(), "FileStore", 32),
   await tagWorkload(new MemoryStore(), "MemoryStore", 32),
 );
+for (const store of opened) await store.close();
 for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 report.finish();

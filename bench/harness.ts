@@ -158,7 +158,7 @@ export class BenchReport {
       this.rows.map((row) => ({
         scenario: row.scenario,
         subject: row.subject,
-        [`median (min–max)`]: `${format(row.subjectMedian)} (${format(row.subjectMin)}–${format(row.subjectMax)}) ${row.unit}`,
+        "median (min–max)": `${format(row.subjectMedian)} (${format(row.subjectMin)}–${format(row.subjectMax)}) ${row.unit}`,
         reference: `${row.reference}: ${format(row.referenceMedian)}`,
         ratio: row.ratio.toFixed(2),
         target: row.target ? `${row.target.op} ${row.target.value}` : "report",
