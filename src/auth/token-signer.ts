@@ -16,13 +16,11 @@ import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../crypto/bytes.js";
 import type { SecretVault } from "../engine/secrets.js";
+import { StoredP256Key } from "../engine/stored-p256-key.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import type { Store } from "../storage/store.js";
 
-const TOKEN_KEY_RECORD = "auth.tokenSignerKey";
-const TOKEN_KEY_CONTEXT = "engine:tokenSignerKey";
-/** Seed bytes for noble's FIPS 186-5 A.2 key generation (16 over the group order: negligible bias). */
-const KEY_SEED_LENGTH = 48;
+const TOKEN_KEY = { record: "auth.tokenSignerKey", context: "engine:tokenSignerKey", name: "token signer" };
 const HEADER = encodeBase64Url(utf8ToBytes(JSON.stringify({ alg: "ES256", typ: "JWT" })));
 
 /** How a signed token's signature input is hashed before ECDSA. */
@@ -57,55 +55,35 @@ function tokenRefused(message: string, field: string, reason: string): CustodyEr
 
 /** Holds the token key and signs and checks tokens with it; the private key never leaves this object. */
 export class TokenSigner {
-  #key: Uint8Array | undefined;
-  #publicKey: string | undefined;
-  #opening: Promise<void> | undefined;
+  readonly #key: StoredP256Key;
+  #publicKey: Uint8Array | undefined;
 
-  constructor(
-    hostKey: Uint8Array | undefined,
-    private readonly random: (length: number) => Uint8Array,
-  ) {
-    if (hostKey !== undefined) {
-      if (hostKey.length !== 32 || !p256.utils.isValidSecretKey(hostKey)) {
-        throw invalidArgument("sessionSigningKey must be a 32-byte P-256 private key", "sessionSigningKey");
-      }
-      this.#key = hostKey.slice();
-      this.#publicKey = bytesToHex(p256.getPublicKey(this.#key, false));
+  constructor(hostKey: Uint8Array | undefined, random: (length: number) => Uint8Array) {
+    if (hostKey !== undefined && (hostKey.length !== 32 || !p256.utils.isValidSecretKey(hostKey))) {
+      throw invalidArgument("sessionSigningKey must be a 32-byte P-256 private key", "sessionSigningKey");
     }
+    this.#key = new StoredP256Key(TOKEN_KEY, hostKey, random);
+    if (hostKey !== undefined) this.#publicKey = p256.getPublicKey(hostKey, false);
   }
 
   /** Loads the stored key, or generates and stores one (the vault must be open). Idempotent. */
-  open(store: Store, secrets: SecretVault): Promise<void> {
-    if (this.#key !== undefined) return Promise.resolve();
-    this.#opening ??= secrets
-      .persistentKey(store, TOKEN_KEY_RECORD, TOKEN_KEY_CONTEXT, () => {
-        const seed = this.random(KEY_SEED_LENGTH);
-        const key = p256.utils.randomSecretKey(seed);
-        seed.fill(0);
-        return key;
-      })
-      .then(
-        (key) => {
-          this.#key = key;
-          this.#publicKey = bytesToHex(p256.getPublicKey(key, false));
-        },
-        (error: unknown) => {
-          this.#opening = undefined;
-          throw error;
-        },
-      );
-    return this.#opening;
+  async open(store: Store, secrets: SecretVault): Promise<void> {
+    this.#publicKey ??= p256.getPublicKey(await this.#key.open(store, secrets), false);
   }
 
   #ready(): Uint8Array {
-    if (this.#key === undefined) throw new CustodyError("INTERNAL", "the token signer is used before it was opened");
-    return this.#key;
+    return this.#key.key;
+  }
+
+  #verifyingKey(): Uint8Array {
+    this.#ready();
+    return this.#publicKey as Uint8Array;
   }
 
   /** Lowercase hex of the 65-byte uncompressed public key, as `@turnkey/crypto`'s verifiers take it. */
   publicKey(): string {
     this.#ready();
-    return this.#publicKey as string;
+    return bytesToHex(this.#publicKey as Uint8Array);
   }
 
   /** A session JWT with `claims`. */
@@ -174,7 +152,7 @@ export class TokenSigner {
     if (signatureBytes?.length !== 64 || !payloadBytes) throw malformed();
     const input = utf8ToBytes(`${header}.${payload}`);
     const message = kind === "session" ? sha256(input) : input;
-    if (!p256.verify(signatureBytes, message, p256.getPublicKey(this.#ready(), false), { lowS: false })) {
+    if (!p256.verify(signatureBytes, message, this.#verifyingKey(), { lowS: false })) {
       throw malformed();
     }
     let claims: unknown;

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import { p256 } from "@noble/curves/nist.js";
 import {
   createImportTarget,
   enclaveQuorumPublicKey,
@@ -17,65 +16,37 @@ import {
   type ImportTarget,
   type RandomBytes,
 } from "../crypto/hpke/index.js";
-import { CustodyError } from "../errors.js";
 import type { Store } from "../storage/store.js";
 import type { SecretVault } from "./secrets.js";
+import { StoredP256Key } from "./stored-p256-key.js";
 
-const SIGNER_KEY_RECORD = "enclave.signerKey";
-const SIGNER_KEY_CONTEXT = "engine:enclaveSignerKey";
-/** Seed bytes for noble's FIPS 186-5 A.2 key generation (16 over the group order: negligible bias). */
-const KEY_SEED_LENGTH = 48;
+const SIGNER_KEY = { record: "enclave.signerKey", context: "engine:enclaveSignerKey", name: "enclave signer" };
 
 /** Holds the bundle-signing key and signs with it; the private key never leaves this object. */
 export class EnclaveSigner {
-  #key: Uint8Array | undefined;
+  readonly #key: StoredP256Key;
   #publicKey: string | undefined;
-  #opening: Promise<void> | undefined;
 
   /**
    * @param hostKey The `signerPrivateKey` engine option, if any (validated here, copied).
    * @param random Where a generated key's bytes come from.
    * @throws CustodyError `INVALID_ARGUMENT` naming `signerPrivateKey` when it is not a P-256 private key.
    */
-  constructor(
-    hostKey: Uint8Array | undefined,
-    private readonly random: RandomBytes,
-  ) {
-    if (hostKey !== undefined) {
-      this.#publicKey = enclaveQuorumPublicKey(hostKey);
-      this.#key = hostKey.slice();
-    }
+  constructor(hostKey: Uint8Array | undefined, random: RandomBytes) {
+    if (hostKey !== undefined) this.#publicKey = enclaveQuorumPublicKey(hostKey);
+    this.#key = new StoredP256Key(SIGNER_KEY, hostKey, random);
   }
 
   /**
    * Loads the stored key, or generates and stores one, in a transaction of its own (the vault must be
    * open). A host key needs neither. Idempotent; concurrent calls share one load.
    */
-  open(store: Store, secrets: SecretVault): Promise<void> {
-    if (this.#key !== undefined) return Promise.resolve();
-    this.#opening ??= secrets
-      .persistentKey(store, SIGNER_KEY_RECORD, SIGNER_KEY_CONTEXT, () => {
-        const seed = this.random(KEY_SEED_LENGTH);
-        const key = p256.utils.randomSecretKey(seed);
-        seed.fill(0);
-        return key;
-      })
-      .then(
-        (key) => {
-          this.#publicKey = enclaveQuorumPublicKey(key);
-          this.#key = key;
-        },
-        (error: unknown) => {
-          this.#opening = undefined;
-          throw error;
-        },
-      );
-    return this.#opening;
+  async open(store: Store, secrets: SecretVault): Promise<void> {
+    this.#publicKey ??= enclaveQuorumPublicKey(await this.#key.open(store, secrets));
   }
 
   #ready(): Uint8Array {
-    if (this.#key === undefined) throw new CustodyError("INTERNAL", "the enclave signer is used before it was opened");
-    return this.#key;
+    return this.#key.key;
   }
 
   /** The signer's public key: lowercase hex of the 65-byte uncompressed point, as clients compare it. */

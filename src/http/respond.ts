@@ -148,7 +148,7 @@ function noOperation(path: string): CustodyError {
   if (path.startsWith(PREFIX) && HOSTED_API_PATHS.has(tail)) {
     return new CustodyError(
       "UNIMPLEMENTED",
-      `custodian does not serve ${tail} yet: it is an operation of the hosted API that custodian has not implemented (the README lists those it serves)`,
+      `custodian does not serve ${tail} yet: it is an operation of the hosted API outside what custodian serves so far (the README lists those it serves)`,
       { reason: "OPERATION_NOT_SERVED", operation: tail },
     );
   }
