@@ -40,6 +40,8 @@ async function startServer(): Promise<Server> {
     ["--import", "tsx", "src/cli.ts", "serve", "--port", "0", "--host", "127.0.0.1", "--data", data],
     {
       stdio: ["ignore", "pipe", "pipe"],
+      // The run is about the file store: a CUSTODIAN_PG_URL in the environment would move state to PostgreSQL.
+      env: { ...process.env, CUSTODIAN_PG_URL: "" },
     },
   );
   let banner = "";

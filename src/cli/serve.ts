@@ -35,7 +35,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
-                       [--headers-timeout-ms 10000] [--request-timeout-ms 30000]
+                       [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -64,6 +64,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      its token)
   --request-lifetime how old a signed submission's timestampMs may be: 90s, 30m, 24h, 2d (default 1h, as
                      Turnkey's FAQ; its offline-signing example speaks of 24h)
+  --postgres         keep state in PostgreSQL at URL (default: $CUSTODIAN_PG_URL if set, else the file
+                     store); several servers may share one database when they share <data>/key-encryption-key
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -147,6 +149,7 @@ async function startEngine(
   settings: {
     dataDirectory: string;
     memory: boolean;
+    postgresUrl: string | undefined;
     seed: string | undefined;
     rootPublicKey: string | undefined;
     credentialsPath: string;
@@ -156,7 +159,7 @@ async function startEngine(
   rollback: StartupRollback,
 ): Promise<Started> {
   prepareDataDirectory(settings.dataDirectory, rollback);
-  const storage = await openStorage(settings.dataDirectory, settings.memory, rollback);
+  const storage = await openStorage(settings.dataDirectory, settings.memory, rollback, settings.postgresUrl);
   const seed = storage.empty ? settings.seed : undefined;
   let bootstrapping = seed !== undefined;
   const engine = new CustodyEngine({
@@ -206,6 +209,7 @@ export async function serve(argv: string[]): Promise<void> {
       "allow-insecure-webhooks": { type: "boolean", default: false },
       "console-remote": { type: "boolean", default: false },
       "request-lifetime": { type: "string", default: "1h" },
+      postgres: { type: "string" },
       "headers-timeout-ms": { type: "string", default: "10000" },
       "request-timeout-ms": { type: "string", default: "30000" },
       help: { type: "boolean", short: "h", default: false },
@@ -234,6 +238,12 @@ export async function serve(argv: string[]): Promise<void> {
       logger.warn(`outbox: ${message.channel} to ${message.to}${message.otpCode ? ` code ${message.otpCode}` : ""}`),
   });
   const dataDirectory = resolve(values.data);
+  // The environment's database is a default: an explicit --memory run still keeps nothing.
+  const postgresUrl = values.postgres ?? (values.memory ? undefined : process.env.CUSTODIAN_PG_URL || undefined);
+  if (postgresUrl !== undefined && values.memory) throw new Error("--postgres and --memory exclude each other");
+  if (postgresUrl !== undefined && values.reset) {
+    throw new Error("--reset does not empty a PostgreSQL database: drop its custodian schema yourself, then start");
+  }
   if (values.reset) await resetDataDirectory(dataDirectory);
 
   // Bind the port before touching the data directory: a port in use leaves nothing behind.
@@ -265,6 +275,7 @@ export async function serve(argv: string[]): Promise<void> {
       {
         dataDirectory,
         memory: values.memory,
+        postgresUrl,
         seed: values.seed,
         rootPublicKey: values["root-public-key"],
         credentialsPath,

@@ -12,6 +12,7 @@ import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { FileStore } from "../storage/file/index.js";
 import { MemoryStore } from "../storage/memory.js";
+import { PostgresStore } from "../storage/postgres/index.js";
 import type { Store } from "../storage/store.js";
 
 /** What the root credentials file holds: everything a client needs. `apiPrivateKey` only when the server generated the key. */
@@ -134,21 +135,43 @@ export async function openStorage(
   dataDirectory: string,
   memory: boolean,
   rollback: StartupRollback,
+  postgresUrl?: string,
 ): Promise<OpenedStorage> {
   if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)", empty: true };
   rollback.track(join(dataDirectory, DATA_FILES.keyEncryptionKey));
   const kek = keyEncryptionKeyOf(dataDirectory);
-  rollback.track(join(dataDirectory, DATA_FILES.store));
-  const store = await FileStore.open(join(dataDirectory, DATA_FILES.store));
   const keyNote = kek.created
     ? `generated a key-encryption key in ${kek.path} (mode 0600)`
     : `key-encryption key from ${kek.path}`;
+  if (postgresUrl !== undefined) {
+    // Every instance sharing the database must be given the same key-encryption key file.
+    const store = await PostgresStore.open(postgresUrl);
+    return {
+      store,
+      keyEncryptionKey: kek.key,
+      description: `PostgreSQL at ${withoutPassword(postgresUrl)} (schema custodian); ${keyNote}`,
+      empty: await store.isEmpty(),
+    };
+  }
+  rollback.track(join(dataDirectory, DATA_FILES.store));
+  const store = await FileStore.open(join(dataDirectory, DATA_FILES.store));
   return {
     store,
     keyEncryptionKey: kek.key,
     description: `file store in ${store.directory}; ${keyNote}`,
     empty: store.recovery.sequence === 0,
   };
+}
+
+/** A connection URL fit to print: its password, if any, replaced. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(the given URL)";
+  }
 }
 
 /** Creates the data directory (mode 0700) if needed, noting it for the rollback. */

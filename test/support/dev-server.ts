@@ -14,13 +14,16 @@ export interface DevServer {
   stop: () => Promise<number | null>;
 }
 
-/** Extra environment for the child (e.g. `FORCE_COLOR`); `NO_COLOR` and `FORCE_COLOR` are otherwise unset. */
+/**
+ * Extra environment for the child (e.g. `FORCE_COLOR`). `NO_COLOR`, `FORCE_COLOR` and `CUSTODIAN_PG_URL` (which
+ * CI sets for the storage tests, and which would move the server's state into PostgreSQL) are otherwise unset.
+ */
 export interface ChildOptions {
   env?: Record<string, string>;
 }
 
 function childEnv(options: ChildOptions): NodeJS.ProcessEnv {
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...env } = process.env;
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, CUSTODIAN_PG_URL: _postgres, ...env } = process.env;
   return { ...env, ...options.env };
 }
 

@@ -30,6 +30,8 @@ export interface PostgresStoreOptions {
  * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
  */
 export class PostgresStore implements Store {
+  /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
+  readonly durable = true;
   private closed = false;
 
   private constructor(
@@ -122,6 +124,15 @@ export class PostgresStore implements Store {
       } finally {
         reader.finish();
       }
+    });
+  }
+
+  /** Whether the schema holds no record yet: a database no engine has written to. */
+  async isEmpty(): Promise<boolean> {
+    this.assertOpen();
+    return withSession(this.pool, async (session) => {
+      const { rows } = await session.query(`SELECT NOT EXISTS (SELECT 1 FROM ${this.schema}.records) AS empty`);
+      return (rows[0] as { empty: boolean }).empty;
     });
   }
 
