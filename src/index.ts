@@ -37,6 +37,7 @@ export type {
 export { fingerprintOf } from "./engine/submit.js";
 export {
   CustodyError,
+  type CustodyErrorOptions,
   type ErrorCode,
   type ErrorDetails,
   grpcCodeOf,

@@ -40,6 +40,7 @@ export interface OutboxMessage extends OutgoingMessage {
  * handler); a sender that throws fails that activity. It must not log the codes it carries.
  */
 export interface MessageSender {
+  /** Delivers one message (an email or an SMS), sent at `sentAtMs` by the engine's clock. */
   send(message: OutgoingMessage, sentAtMs: number): Promise<void>;
 }
 
@@ -58,11 +59,13 @@ export class MemoryOutbox implements MessageSender {
   readonly #onMessage: ((message: OutboxMessage) => void) | undefined;
   #nextId = 1;
 
+  /** An empty outbox keeping at most `capacity` messages (default 1,000), oldest dropped first. */
   constructor(options: MemoryOutboxOptions = {}) {
     this.#capacity = options.capacity ?? 1000;
     this.#onMessage = options.onMessage;
   }
 
+  /** Keeps `message` (numbered in order of sending) and tells `onMessage`, if given. */
   async send(message: OutgoingMessage, sentAtMs: number): Promise<void> {
     const kept: OutboxMessage = { ...message, id: this.#nextId++, sentAtMs };
     this.#messages.push(kept);

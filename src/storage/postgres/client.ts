@@ -12,6 +12,7 @@ export interface SqlResult {
 
 /** One database session, lent by a pool until `release`. */
 export interface SqlSession {
+  /** Runs one statement with positional parameters (`$1`, `$2`, ...). */
   query(text: string, values?: unknown[]): Promise<SqlResult>;
   /** Gives the session back; `true` (or an error) asks the pool to discard it. */
   release(destroy?: boolean | Error): void;
@@ -19,7 +20,9 @@ export interface SqlSession {
 
 /** A pool of sessions. */
 export interface SqlPool {
+  /** Takes a session from the pool; the caller gives it back with `release`. */
   connect(): Promise<SqlSession>;
+  /** Closes every session of the pool. */
   end(): Promise<void>;
 }
 
