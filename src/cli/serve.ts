@@ -36,6 +36,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
+                       [--postgres-schema custodian]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -66,6 +67,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      Turnkey's FAQ; its offline-signing example speaks of 24h)
   --postgres         keep state in PostgreSQL at URL (default: $CUSTODIAN_PG_URL if set, else the file
                      store); several servers may share one database when they share <data>/key-encryption-key
+  --postgres-schema  the schema holding the server's tables (default custodian); servers on different
+                     schemas of one database share nothing
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -149,7 +152,7 @@ async function startEngine(
   settings: {
     dataDirectory: string;
     memory: boolean;
-    postgresUrl: string | undefined;
+    postgres: { url: string; schema: string } | undefined;
     seed: string | undefined;
     rootPublicKey: string | undefined;
     credentialsPath: string;
@@ -159,7 +162,7 @@ async function startEngine(
   rollback: StartupRollback,
 ): Promise<Started> {
   prepareDataDirectory(settings.dataDirectory, rollback);
-  const storage = await openStorage(settings.dataDirectory, settings.memory, rollback, settings.postgresUrl);
+  const storage = await openStorage(settings.dataDirectory, settings.memory, rollback, settings.postgres);
   const seed = storage.empty ? settings.seed : undefined;
   let bootstrapping = seed !== undefined;
   const engine = new CustodyEngine({
@@ -210,6 +213,7 @@ export async function serve(argv: string[]): Promise<void> {
       "console-remote": { type: "boolean", default: false },
       "request-lifetime": { type: "string", default: "1h" },
       postgres: { type: "string" },
+      "postgres-schema": { type: "string", default: "custodian" },
       "headers-timeout-ms": { type: "string", default: "10000" },
       "request-timeout-ms": { type: "string", default: "30000" },
       help: { type: "boolean", short: "h", default: false },
@@ -275,7 +279,7 @@ export async function serve(argv: string[]): Promise<void> {
       {
         dataDirectory,
         memory: values.memory,
-        postgresUrl,
+        postgres: postgresUrl === undefined ? undefined : { url: postgresUrl, schema: values["postgres-schema"] },
         seed: values.seed,
         rootPublicKey: values["root-public-key"],
         credentialsPath,

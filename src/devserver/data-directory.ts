@@ -135,7 +135,7 @@ export async function openStorage(
   dataDirectory: string,
   memory: boolean,
   rollback: StartupRollback,
-  postgresUrl?: string,
+  postgres?: { url: string; schema: string },
 ): Promise<OpenedStorage> {
   if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)", empty: true };
   rollback.track(join(dataDirectory, DATA_FILES.keyEncryptionKey));
@@ -143,13 +143,13 @@ export async function openStorage(
   const keyNote = kek.created
     ? `generated a key-encryption key in ${kek.path} (mode 0600)`
     : `key-encryption key from ${kek.path}`;
-  if (postgresUrl !== undefined) {
+  if (postgres !== undefined) {
     // Every instance sharing the database must be given the same key-encryption key file.
-    const store = await PostgresStore.open(postgresUrl);
+    const store = await PostgresStore.open(postgres.url, { schema: postgres.schema });
     return {
       store,
       keyEncryptionKey: kek.key,
-      description: `PostgreSQL at ${withoutPassword(postgresUrl)} (schema custodian); ${keyNote}`,
+      description: `PostgreSQL at ${withoutPassword(postgres.url)} (schema ${postgres.schema}); ${keyNote}`,
       empty: await store.isEmpty(),
     };
   }

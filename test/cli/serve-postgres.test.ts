@@ -2,10 +2,12 @@
  * `custodian serve --postgres URL`: the dev server's state in PostgreSQL. The round trip runs on the machine's
  * server, which CI names in `CUSTODIAN_PG_URL` (the storage tests run there too); the refusals need none.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Turnkey } from "@turnkey/sdk-server";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { type DevCredentials, runCli, startDevServer } from "../support/dev-server.js";
 
@@ -47,7 +49,10 @@ describe("custodian serve --postgres", () => {
     "keeps the organization and its wallets in PostgreSQL across restarts",
     async () => {
       const data = dataDirectory();
-      const first = startDevServer(["--port", "0", "--data", data, "--postgres", url as string]);
+      // A schema of its own: its tables are sealed under this data directory's key-encryption key alone.
+      const schema = `devserver_${randomBytes(6).toString("hex")}`;
+      const args = ["--port", "0", "--data", data, "--postgres", url as string, "--postgres-schema", schema];
+      const first = startDevServer(args);
       await first.ready;
       expect(first.output()).toMatch(/^storage: PostgreSQL at /m);
       const credentials = JSON.parse(readFileSync(join(data, "root-api-key.json"), "utf8")) as DevCredentials;
@@ -71,7 +76,7 @@ describe("custodian serve --postgres", () => {
       });
       await first.stop();
 
-      const second = startDevServer(["--port", "0", "--data", data, "--postgres", url as string]);
+      const second = startDevServer(args);
       const baseUrl = await second.ready;
       try {
         const { wallet } = await client(baseUrl).getWallet({ walletId });
@@ -80,6 +85,9 @@ describe("custodian serve --postgres", () => {
         expect(second.output()).toContain(`organization ${credentials.organizationId}`);
       } finally {
         await second.stop();
+        const pool = new pg.Pool({ connectionString: url });
+        await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await pool.end();
       }
     },
     60_000,
