@@ -12,9 +12,10 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import * as v from "valibot";
 import { bytesToHex, utf8ToBytes } from "../crypto/bytes.js";
 import { INDEX } from "../engine/data.js";
+import type { UserRecord } from "../engine/records.js";
 import { CustodyError } from "../errors.js";
 import { requireUser } from "./credentials.js";
-import { defineActivity } from "./define.js";
+import { type ActivityContext, defineActivity } from "./define.js";
 import { name } from "./schema.js";
 import {
   DEFAULT_SESSION_SECONDS,
@@ -32,6 +33,39 @@ const TOKEN_FIELD = "parameters.oidcToken";
  */
 export function oidcNonceFor(publicKeyHex: string): string {
   return bytesToHex(sha256(utf8ToBytes(publicKeyHex)));
+}
+
+/**
+ * The user an OIDC token signs in: the token is verified against the trusted issuers, its `nonce` or `tknonce`
+ * must bind it to the client key (`keyName` is that key's parameter, for the message), and its issuer, audience
+ * and subject must be an OAuth provider of a user of `organization`. Shared by `oauth` and `oauth_login`.
+ */
+export async function oauthProviderUser(
+  context: Pick<ActivityContext, "data" | "organization" | "services" | "now">,
+  oidcToken: string,
+  publicKey: string,
+  keyName: string,
+): Promise<UserRecord> {
+  const { data, organization } = context;
+  const token = await context.services.oidc.verify(oidcToken, context.now, TOKEN_FIELD);
+  const expected = oidcNonceFor(publicKey);
+  const { nonce, tknonce } = token.payload;
+  if (nonce !== expected && tknonce !== expected) {
+    throw invalidToken(
+      `neither nonce nor tknonce is the SHA-256 (hex) of ${keyName}: the token was issued for another key`,
+    );
+  }
+  const key = INDEX.oauthProviderByClaims(organization.id, token.issuer, token.audience, token.subject);
+  const providerId = await data.lookup("oauthProviderByClaims", key);
+  const provider = providerId === undefined ? undefined : await data.get("oauthProviders", providerId);
+  if (!provider) {
+    throw new CustodyError(
+      "NOT_FOUND",
+      `no user of organization ${organization.id} has an OAuth provider for this token's issuer, audience and subject`,
+      { field: TOKEN_FIELD, reason: "OAUTH_PROVIDER_NOT_FOUND" },
+    );
+  }
+  return requireUser(data, organization.id, provider.userId, TOKEN_FIELD);
 }
 
 function invalidToken(message: string): CustodyError {
@@ -61,26 +95,7 @@ export const oauth = defineActivity({
   policy: { resource: "AUTH", action: "CREATE" },
   access: "ownOrSubOrganization",
   async handler(context, params) {
-    const { data, organization } = context;
-    const token = await context.services.oidc.verify(params.oidcToken, context.now, TOKEN_FIELD);
-    const expected = oidcNonceFor(params.targetPublicKey);
-    const { nonce, tknonce } = token.payload;
-    if (nonce !== expected && tknonce !== expected) {
-      throw invalidToken(
-        "neither nonce nor tknonce is the SHA-256 (hex) of targetPublicKey: the token was issued for another key",
-      );
-    }
-    const key = INDEX.oauthProviderByClaims(organization.id, token.issuer, token.audience, token.subject);
-    const providerId = await data.lookup("oauthProviderByClaims", key);
-    const provider = providerId === undefined ? undefined : await data.get("oauthProviders", providerId);
-    if (!provider) {
-      throw new CustodyError(
-        "NOT_FOUND",
-        `no user of organization ${organization.id} has an OAuth provider for this token's issuer, audience and subject`,
-        { field: TOKEN_FIELD, reason: "OAUTH_PROVIDER_NOT_FOUND" },
-      );
-    }
-    const user = await requireUser(data, organization.id, provider.userId, TOKEN_FIELD);
+    const user = await oauthProviderUser(context, params.oidcToken, params.targetPublicKey, "targetPublicKey");
     const session = await issueSessionKey(context, user, {
       targetPublicKey: params.targetPublicKey,
       apiKeyName: params.apiKeyName ?? defaultKeyName("Oauth", context.now),

@@ -9,12 +9,11 @@
  */
 import * as v from "valibot";
 import type { SessionClaims } from "../../auth/token-signer.js";
-import { INDEX } from "../../engine/data.js";
 import type { UserRecord } from "../../engine/records.js";
 import { CustodyError, invalidArgument } from "../../errors.js";
 import { addApiKey, removeApiKey, requireUser } from "../credentials.js";
 import { type ActivityContext, defineActivity } from "../define.js";
-import { oidcNonceFor } from "../oauth.js";
+import { oauthProviderUser } from "../oauth.js";
 import { id, int64String } from "../schema.js";
 import {
   assertClientSignature,
@@ -136,8 +135,6 @@ export const stampLogin = defineActivity({
   },
 });
 
-const OIDC_FIELD = "parameters.oidcToken";
-
 export const oauthLogin = defineActivity({
   method: "oauthLogin",
   path: "oauth_login",
@@ -158,27 +155,7 @@ export const oauthLogin = defineActivity({
   policy: { resource: "AUTH", action: "CREATE" },
   access: "ownOrSubOrganization",
   async handler(context, params) {
-    const { data, organization } = context;
-    const token = await context.services.oidc.verify(params.oidcToken, context.now, OIDC_FIELD);
-    const expected = oidcNonceFor(params.publicKey);
-    if (token.payload.nonce !== expected && token.payload.tknonce !== expected) {
-      throw new CustodyError(
-        "INVALID_ARGUMENT",
-        "invalid OIDC token: neither nonce nor tknonce is the SHA-256 (hex) of publicKey",
-        { field: OIDC_FIELD, reason: "INVALID_OIDC_TOKEN" },
-      );
-    }
-    const key = INDEX.oauthProviderByClaims(organization.id, token.issuer, token.audience, token.subject);
-    const providerId = await data.lookup("oauthProviderByClaims", key);
-    const provider = providerId === undefined ? undefined : await data.get("oauthProviders", providerId);
-    if (!provider) {
-      throw new CustodyError(
-        "NOT_FOUND",
-        `no user of organization ${organization.id} has an OAuth provider for this token's issuer, audience and subject`,
-        { field: OIDC_FIELD, reason: "OAUTH_PROVIDER_NOT_FOUND" },
-      );
-    }
-    const user = await requireUser(data, organization.id, provider.userId, OIDC_FIELD);
+    const user = await oauthProviderUser(context, params.oidcToken, params.publicKey, "publicKey");
     return openSession(context, user, params);
   },
 });
