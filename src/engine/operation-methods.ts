@@ -199,12 +199,34 @@ export interface OperationMethods {
    */
   signTransaction: OperationMethod<"signTransaction">;
   /**
+   * Submit a transaction intent describing an EVM transaction you would like to broadcast.
+   *
+   * Activity `ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2` at `POST /public/v1/submit/eth_send_transaction`; the result is `activity.result.ethSendTransactionResultV2`.
+   * Also accepts `type` `ACTIVITY_TYPE_ETH_SEND_TRANSACTION`.
+   * Policy: resource `PRIVATE_KEY`, action `SIGN`.
+   */
+  ethSendTransaction: OperationMethod<"ethSendTransaction">;
+  /**
+   * Submit a raw transaction (serialized and signed) for broadcasting to the network.
+   *
+   * Activity `ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION` at `POST /public/v1/submit/eth_send_raw_transaction`; the result is `activity.result.ethSendRawTransactionResult`.
+   * Policy: none; only the root quorum can approve it.
+   */
+  ethSendRawTransaction: OperationMethod<"ethSendRawTransaction">;
+  /**
    * Get the status of a send transaction request.
    *
    * Query at `POST /public/v1/query/get_send_transaction_status`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
   getSendTransactionStatus: OperationMethod<"getSendTransactionStatus">;
+  /**
+   * Get nonce values for an address on a given network. Can fetch the standard on-chain nonce and/or the gas station nonce used for sponsored transactions.
+   *
+   * Query at `POST /public/v1/query/get_nonces`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getNonces: OperationMethod<"getNonces">;
   /**
    * Create an ABI/IDL in JSON.
    *

@@ -21,6 +21,7 @@ import { submitterOf } from "./execution.js";
 import { policyUserOf } from "./policy-context.js";
 import type { Principal } from "./principal.js";
 import type { ActivityRecord, UserRecord, VoteRecord } from "./records.js";
+import type { EngineServices } from "./services.js";
 import { parseWith } from "./validate.js";
 
 /** How long approvals have to reach consensus, from the vote that opens the window. */
@@ -90,12 +91,22 @@ export async function decidePending(
   submitter: Principal,
   votes: readonly VoteRecord[],
   now: number,
+  services?: EngineServices,
 ): Promise<ActivityDecision> {
   const [organization, governing] = await Promise.all([
     data.require("organizations", target.organizationId, "organization"),
     data.require("organizations", submitter.organizationId, "organization"),
   ]);
-  return decideActivity({ data, organization, governing, ...(await targetRequest(target)), votes, submitter, now });
+  return decideActivity({
+    data,
+    ...(services ? { services } : {}),
+    organization,
+    governing,
+    ...(await targetRequest(target)),
+    votes,
+    submitter,
+    now,
+  });
 }
 
 /** The credentials a user could vote with (API keys and passkeys), for showing whether they can vote. */

@@ -19,6 +19,7 @@ import type { PolicyActivity, PolicyContext, PolicyCredential, PolicyData, Polic
 import type { DataReader } from "./data.js";
 import type { Principal } from "./principal.js";
 import type { OrganizationRecord, UserRecord, VoteRecord } from "./records.js";
+import type { EngineServices } from "./services.js";
 
 /**
  * The parameters `activity.params` exposes, per activity kind (spec §2 "activity.params"). Every other
@@ -110,6 +111,11 @@ export function policyCredentialOf(vote: Pick<VoteRecord, "userId" | "publicKey"
 /** What {@link buildPolicyContext} reads. */
 export interface PolicyContextInput {
   readonly data: DataReader;
+  /**
+   * The engine's services, for a `policyTarget` that must read a chain (the sends fill nonce and fees).
+   * Absent when a read (rendering whether a voter could still count) re-judges a pending activity.
+   */
+  readonly services?: EngineServices;
   readonly organization: OrganizationRecord;
   readonly operation: ActivityOperation;
   readonly version: ActivityVersion;
@@ -137,7 +143,16 @@ export async function buildPolicyContext(input: PolicyContextInput): Promise<Pol
     credentials.push(policyCredentialOf(vote));
   }
   const target = operation.policyTarget
-    ? await operation.policyTarget({ data, organization, principal: input.submitter }, parameters, version)
+    ? await operation.policyTarget(
+        {
+          data,
+          organization,
+          principal: input.submitter,
+          ...(input.services ? { services: input.services } : {}),
+        },
+        parameters,
+        version,
+      )
     : {};
   return {
     ...target,

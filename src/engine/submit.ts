@@ -251,6 +251,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const governing = principalOrganization;
       const decision = await decideActivity({
         data,
+        services: core.services,
         organization,
         governing,
         operation,
@@ -274,6 +275,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
           principal,
           organization,
           activityId: draft.id,
+          fingerprint,
           now,
           failureWrites,
         };

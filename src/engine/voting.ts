@@ -163,7 +163,14 @@ async function applyVote(
     return settle(core, data, submission, organization, target, updated, record, vote);
   }
   // Judged now, against the current users and policies, with the votes of the open consensus window.
-  const decision = await decidePending(data, target, submitter, consensusWindow(votes, now).counting, now);
+  const decision = await decidePending(
+    data,
+    target,
+    submitter,
+    consensusWindow(votes, now).counting,
+    now,
+    core.services,
+  );
   record = decision;
   if (selection === "VOTE_SELECTION_REJECTED") {
     updated = { ...voted, status: "ACTIVITY_STATUS_REJECTED" };
@@ -228,7 +235,12 @@ async function complete(
   if (handlerFailure) return failedActivity(voted, handlerFailure.toRpcStatus());
   let result: Record<string, unknown> | null;
   try {
-    result = await execute(core, data, { ...run, principal: run.submitter, activityId: voted.id });
+    result = await execute(core, data, {
+      ...run,
+      principal: run.submitter,
+      activityId: voted.id,
+      fingerprint: voted.fingerprint,
+    });
   } catch (error) {
     throw new TargetHandlerFailed(asCustodyError(error));
   }

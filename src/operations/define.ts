@@ -50,6 +50,8 @@ export interface ActivityContext {
   /** The organization named by the request. */
   readonly organization: OrganizationRecord;
   readonly activityId: string;
+  /** `sha256:` of the activity's body: the idempotency key a resubmission of the same body matches. */
+  readonly fingerprint: string;
   /** The engine clock's reading for this activity. */
   readonly now: number;
   readonly newId: () => string;
@@ -68,6 +70,11 @@ export interface PolicyTargetContext {
   readonly organization: OrganizationRecord;
   /** The activity's submitter (also when the decision is taken again at a later vote). */
   readonly principal: Principal;
+  /**
+   * The engine's services (the chain backends, for the sends). Absent when a read re-judges a pending
+   * activity (whether a voter could still count): a target must then be built without reaching a chain.
+   */
+  readonly services?: EngineServices;
 }
 
 /** The policy keywords an activity's target supplies: the signing or export target and the parsed payload. */

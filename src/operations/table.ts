@@ -12,6 +12,7 @@ import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import type { Operation } from "./define.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
+import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
@@ -103,7 +104,10 @@ export const OPERATIONS = [
   signRawPayloadOperation,
   signRawPayloadsOperation,
   signTransaction,
+  ethSendTransaction,
+  ethSendRawTransaction,
   getSendTransactionStatus,
+  getNonces,
   createSmartContractInterface,
   deleteSmartContractInterface,
   getSmartContractInterface,

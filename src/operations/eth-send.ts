@@ -1,0 +1,290 @@
+/**
+ * Sending on EVM chains the host named (engine option `chains`):
+ * - `eth_send_transaction` (`ACTIVITY_TYPE_ETH_SEND_TRANSACTION`, which `@turnkey/core` sends, and `_V2` with
+ *   `calls`): the nonce, EIP-1559 fees and gas limit the request leaves out are read from the chain, the
+ *   EIP-1559 transaction is decided under the same `eth.tx` policies as `sign_transaction` (it is parsed by
+ *   the same codec), signed with the key `from` names, broadcast, and recorded as a send status
+ *   (`sendTransactionStatusId`) the tracker settles.
+ * - `eth_send_raw_transaction`: broadcasts a transaction signed elsewhere.
+ * - `get_nonces`: the chain nonce of an address.
+ *
+ * Chain I/O happens inside the activity's transaction, so a refused or unreachable chain fails the activity
+ * and nothing is recorded as sent; the same body again answers with that activity and reaches no chain.
+ * The transaction is prepared once per request (memoized on the parsed parameters), so the decision and
+ * the signature see the same nonce and fees, and a store that re-runs a transaction re-sends the same
+ * signed bytes (which the node answers as already known) rather than a second transaction.
+ *
+ * Sponsored sends and multi-call batches go through Turnkey's gas station (EIP-7702 delegate and execution
+ * contracts); `@turnkey/gas-station` ships their ABIs but not their bytecode, so no devnet can have them:
+ * they are refused (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`).
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { chainFailure } from "../chains/errors.js";
+import { EvmRpc } from "../chains/evm-rpc.js";
+import { broadcastEvm, type EvmSendCall, prepareEvmSend } from "../chains/evm-send.js";
+import type { ChainBackend } from "../chains/registry.js";
+import { recordBroadcast } from "../chains/send-status.js";
+import { parseHex } from "../crypto/bytes.js";
+import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
+import type { EngineServices } from "../engine/services.js";
+import { CustodyError, invalidArgument } from "../errors.js";
+import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
+import { id } from "./schema.js";
+import { resolveSigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
+import { signingIdentity, storedInterfaces } from "./transactions.js";
+
+/** Calls per `_V2` request (the swagger's bound). */
+const MAX_CALLS = 50;
+/** Largest call data, in hex characters (128 KiB of data, a node's usual transaction size bound). */
+const MAX_DATA_HEX = 2 * 128 * 1024 + 2;
+
+const caip2 = v.pipe(
+  v.string(),
+  v.regex(/^eip155:[1-9][0-9]{0,18}$/, "must be an EVM CAIP-2 chain id, e.g. eip155:31337"),
+);
+const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"));
+/** A non-negative integer in decimal (as the clients send wei amounts) or `0x` hex; at most 256 bits. */
+const uint = v.pipe(
+  v.string(),
+  v.regex(/^(0|[1-9][0-9]{0,77}|0x[0-9a-fA-F]{1,64})$/, "must be a non-negative integer, in decimal or 0x hex"),
+  v.check((value) => BigInt(value) < 2n ** 256n, "must be below 2^256"),
+);
+const callData = v.pipe(
+  v.string(),
+  v.maxLength(MAX_DATA_HEX, "must be at most 128 KiB"),
+  v.regex(/^(0x)?([0-9a-fA-F]{2})*$/, "must be hex bytes"),
+);
+const sendOptions = {
+  from: address,
+  caip2,
+  sponsor: v.optional(v.boolean()),
+  nonce: v.optional(uint),
+  gasLimit: v.optional(uint),
+  maxFeePerGas: v.optional(uint),
+  maxPriorityFeePerGas: v.optional(uint),
+  deadline: v.optional(v.string()),
+  gasStationNonce: v.optional(v.string()),
+};
+const callParams = v.object({ to: address, value: v.optional(uint), data: v.optional(callData) });
+
+type SendParams = v.InferOutput<v.ObjectSchema<typeof sendOptions, undefined>> & {
+  to?: string;
+  value?: string;
+  data?: string;
+  calls?: v.InferOutput<typeof callParams>[];
+};
+
+/** The one call of a request: V1's `to`/`value`/`data`, or V2's only entry of `calls`. */
+function callOf(params: SendParams): { call: EvmSendCall; field: string } {
+  if (params.sponsor === true) {
+    throw new CustodyError(
+      "FAILED_PRECONDITION",
+      "sponsored sends need Turnkey's gas station contracts, which custodian cannot deploy on a devnet (their bytecode is not published); send with sponsor: false",
+      { field: "parameters.sponsor", reason: "GAS_STATION_UNAVAILABLE" },
+    );
+  }
+  if (params.calls !== undefined) {
+    if (params.calls.length !== 1) {
+      throw new CustodyError(
+        "FAILED_PRECONDITION",
+        "several calls are sent as an EIP-7702 batch through Turnkey's gas station, which custodian cannot deploy on a devnet; send one call per transaction",
+        { field: "parameters.calls", reason: "GAS_STATION_UNAVAILABLE" },
+      );
+    }
+    const [only] = params.calls as [v.InferOutput<typeof callParams>];
+    return { call: toCall(only), field: "parameters.calls[0]" };
+  }
+  return { call: toCall({ to: params.to as string, value: params.value, data: params.data }), field: "parameters" };
+}
+
+function toCall(call: { to: string; value?: string | undefined; data?: string | undefined }): EvmSendCall {
+  const data = call.data ?? "";
+  return {
+    to: call.to.toLowerCase(),
+    value: BigInt(call.value ?? "0"),
+    data: data.startsWith("0x") ? data : `0x${data}`,
+  };
+}
+
+function optionalBigInt(value: string | undefined): bigint | undefined {
+  return value === undefined ? undefined : BigInt(value);
+}
+
+/** The request's chain, or FAILED_PRECONDITION naming it. */
+function backendOf(services: EngineServices | undefined, caip2Id: string): ChainBackend {
+  if (!services) {
+    throw new CustodyError("INTERNAL", "a send was judged without the engine's chains", { caip2: caip2Id });
+  }
+  return services.chains.require(caip2Id, "parameters.caip2");
+}
+
+/** A request's transaction, prepared on its chain and parsed by the `sign_transaction` codec. */
+interface PreparedSend {
+  parsed: ParsedTransaction;
+  backend: ChainBackend;
+}
+
+// One preparation and one broadcast per parsed request (see the module comment). Weak: they go with it.
+const prepared = new WeakMap<object, Promise<PreparedSend>>();
+const broadcasts = new WeakMap<object, Promise<string>>();
+
+function prepare(services: EngineServices | undefined, params: SendParams): Promise<PreparedSend> {
+  let preparing = prepared.get(params);
+  if (!preparing) {
+    preparing = (async () => {
+      const { call, field } = callOf(params);
+      const backend = backendOf(services, params.caip2);
+      const request = {
+        caip2: params.caip2,
+        chainId: BigInt(params.caip2.slice("eip155:".length)),
+        from: params.from,
+        call,
+        nonce: optionalBigInt(params.nonce),
+        gasLimit: optionalBigInt(params.gasLimit),
+        maxFeePerGas: optionalBigInt(params.maxFeePerGas),
+        maxPriorityFeePerGas: optionalBigInt(params.maxPriorityFeePerGas),
+      };
+      const { unsignedTransaction } = await prepareEvmSend(backend, request, {
+        caip2: "parameters.caip2",
+        from: "parameters.from",
+        call: field,
+      });
+      const parsed = transactionCodec("TRANSACTION_TYPE_ETHEREUM", "parameters").parse(unsignedTransaction, field);
+      return { parsed, backend };
+    })();
+    prepared.set(params, preparing);
+  }
+  return preparing;
+}
+
+async function sendHandler(context: ActivityContext, params: SendParams) {
+  const { parsed, backend } = await prepare(context.services, params);
+  const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
+  let txHash = broadcasts.get(params);
+  if (!txHash) {
+    const signed = parsed.sign(
+      { ...signingIdentity(target, params.from), signer: await signerOf(context.data, context.services, target) },
+      "parameters.from",
+    );
+    txHash = broadcastEvm(backend, params.caip2, signed, "parameters.caip2");
+    broadcasts.set(params, txHash);
+  }
+  const sendTransactionStatusId = await recordBroadcast(context.data, {
+    id: context.newId(),
+    organizationId: context.organization.id,
+    activityId: context.activityId,
+    fingerprint: context.fingerprint,
+    caip2: params.caip2,
+    sent: { eth: { txHash: await txHash } },
+    now: context.now,
+  });
+  return { sendTransactionStatusId };
+}
+
+export const ethSendTransaction = defineActivity({
+  method: "ethSendTransaction",
+  path: "eth_send_transaction",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2",
+      intent: "ethSendTransactionIntentV2",
+      result: "ethSendTransactionResultV2",
+      parameters: v.object({
+        ...sendOptions,
+        calls: v.pipe(
+          v.array(callParams),
+          v.minLength(1, "needs at least one call"),
+          v.maxLength(MAX_CALLS, `must have at most ${MAX_CALLS} calls`),
+        ),
+      }),
+    },
+    {
+      type: "ACTIVITY_TYPE_ETH_SEND_TRANSACTION",
+      intent: "ethSendTransactionIntent",
+      result: "ethSendTransactionResult",
+      parameters: v.object({ ...sendOptions, to: address, value: v.optional(uint), data: v.optional(callData) }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params) {
+    // An unknown `from` shows no signer and reaches no chain; the handler reports it as NOT_FOUND.
+    const target = await resolveSigningTarget(
+      context.data,
+      context.organization.id,
+      params.from,
+      "parameters.from",
+    ).catch(() => undefined);
+    if (!target) return {};
+    // A read re-judging a pending send (may a voter still count?) reaches no chain: it sees the signer only.
+    if (!context.services) return signingTargetPolicyData(context.data, target);
+    const { parsed } = await prepare(context.services, params);
+    const interfaces = await storedInterfaces(context.data, context.organization.id, parsed);
+    return {
+      ...(await signingTargetPolicyData(context.data, target)),
+      ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.from) }),
+    };
+  },
+  handler: (context, params) => sendHandler(context, params),
+});
+
+export const ethSendRawTransaction = defineActivity({
+  method: "ethSendRawTransaction",
+  path: "eth_send_raw_transaction",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION",
+      intent: "ethSendRawTransactionIntent",
+      result: "ethSendRawTransactionResult",
+      parameters: v.object({
+        signedTransaction: v.pipe(callData, v.minLength(1, "must not be empty")),
+        caip2,
+      }),
+    },
+  ],
+  // Nothing is signed, so no policy resource of the spec's table applies: only the root quorum may
+  // broadcast what was signed elsewhere.
+  policy: null,
+  async handler(context, params) {
+    const backend = context.services.chains.require(params.caip2, "parameters.caip2");
+    if (parseHex(params.signedTransaction, "parameters.signedTransaction").length === 0) {
+      throw invalidArgument("parameters.signedTransaction is empty", "parameters.signedTransaction");
+    }
+    const transactionHash = await broadcastEvm(
+      backend,
+      params.caip2,
+      params.signedTransaction,
+      "parameters.signedTransaction",
+    );
+    return { transactionHash };
+  },
+});
+
+export const getNonces = defineQuery({
+  method: "getNonces",
+  path: "get_nonces",
+  request: v.object({
+    organizationId: id,
+    address,
+    caip2,
+    nonce: v.optional(v.boolean()),
+    gasStationNonce: v.optional(v.boolean()),
+  }),
+  async handler(context, request) {
+    if (request.gasStationNonce === true) {
+      throw new CustodyError(
+        "FAILED_PRECONDITION",
+        "the gas station nonce lives in Turnkey's gas station delegate contract, which custodian cannot deploy on a devnet",
+        { field: "gasStationNonce", reason: "GAS_STATION_UNAVAILABLE" },
+      );
+    }
+    if (request.nonce !== true) return {};
+    const backend = context.services.chains.require(request.caip2, "caip2");
+    try {
+      return { nonce: (await new EvmRpc(backend).pendingNonce(request.address)).toString() };
+    } catch (error) {
+      throw chainFailure(error, request.caip2, "read the nonce", "caip2");
+    }
+  },
+});

@@ -1,0 +1,310 @@
+/**
+ * `eth_send_transaction` end to end on an anvil devnet: `@turnkey/core`'s `ethSendTransaction` and
+ * `pollTransactionStatus` against the HTTP adapter send a funded transfer and a contract call; the receipts
+ * on the devnet match and the status reaches INCLUDED; the status changes reach a webhook endpoint
+ * subscribed to SEND_TRANSACTION_STATUS_UPDATES. A policy denying the `to` address stops the send before
+ * anything reaches the chain; a revert, an unknown chain, an unreachable RPC and a nonce conflict are
+ * each reported clearly, and nothing is broadcast twice.
+ */
+import type { Session } from "@turnkey/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callJsonRpc } from "../../src/chains/rpc.js";
+import { type ChainBackend, ChainUnreachable } from "../../src/index.js";
+import { type RunningAnvil, startAnvil } from "../support/anvil.js";
+import { addPolicy, organizationWithMembers, refusal, walletParameters } from "../support/consensus.js";
+import { coreClient } from "../support/core-client.js";
+import { type RunningServer, serve } from "../support/server.js";
+
+const CAIP2 = "eip155:31337";
+/** The first version, which @turnkey/core sends for a single call (the in-process default is _V2). */
+const V1 = "ACTIVITY_TYPE_ETH_SEND_TRANSACTION" as const;
+const RECIPIENT = "0x000000000000000000000000000000000000beef";
+const STORE_CONTRACT = "0x00000000000000000000000000000000000c0de1";
+const REVERT_CONTRACT = "0x00000000000000000000000000000000000c0de2";
+// Runtime code: SSTORE(0, CALLDATALOAD(4)); STOP. A call `f(uint256 x)` stores x in slot 0.
+const STORE_CODE = "0x60043560005500";
+// Runtime code: revert with Error("nope").
+const REVERT_CODE = `0x7f08c379a0${"00".repeat(28)}600052602060045260046024527f6e6f7065${"00".repeat(28)}60445260646000fd`;
+
+let anvil: RunningAnvil;
+let server: RunningServer;
+let fixture: Awaited<ReturnType<typeof organizationWithMembers<"alice">>>;
+let from: string;
+
+const rpc = (method: string, params: unknown[] = []) => callJsonRpc(anvil.rpcUrl, method, params);
+const txCount = async (address: string) =>
+  BigInt((await rpc("eth_getTransactionCount", [address, "latest"])) as string);
+
+/** The first address of a create_wallet activity's result. */
+function walletAddress(activity: { result?: Record<string, unknown> | null }): string {
+  return (activity.result as { createWalletResult: { addresses: string[] } }).createWalletResult.addresses[0] as string;
+}
+
+/** A `@turnkey/core` client whose active session stamps with the root user's API key. */
+function rootKit() {
+  const kit = coreClient({
+    apiBaseUrl: server.baseUrl,
+    authProxyUrl: server.baseUrl,
+    authProxyConfigId: "unused",
+    organizationId: fixture.organizationId,
+  });
+  kit.keys.keys.set(fixture.rootKey.publicKey, fixture.rootKey.privateKey);
+  const session = {
+    sessionType: "SESSION_TYPE_READ_WRITE",
+    userId: fixture.rootUserId,
+    organizationId: fixture.organizationId,
+    expiry: Math.floor(Date.now() / 1000) + 3600,
+    expirationSeconds: "3600",
+    publicKey: fixture.rootKey.publicKey,
+    token: "",
+  } as unknown as Session;
+  kit.storage.setStorageValue("root", session);
+  kit.storage.setActiveSessionKey("root");
+  return kit.client;
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  fixture = await organizationWithMembers(["alice"], {
+    chains: { [CAIP2]: anvil.rpcUrl },
+    sendStatusPollIntervalMs: 50,
+    allowInsecureWebhooks: true,
+  });
+  server = await serve(fixture.engine);
+  const { activity } = await fixture.root.createWallet({
+    organizationId: fixture.organizationId,
+    parameters: walletParameters("Sender"),
+  });
+  from = walletAddress(activity);
+  await rpc("anvil_setBalance", [from, "0x56bc75e2d63100000"]); // 100 ETH
+  await rpc("anvil_setCode", [STORE_CONTRACT, STORE_CODE]);
+  await rpc("anvil_setCode", [REVERT_CONTRACT, REVERT_CODE]);
+  await fixture.root.createWebhookEndpoint({
+    organizationId: fixture.organizationId,
+    parameters: {
+      url: "http://127.0.0.1:9/tx-updates",
+      name: "tx updates",
+      subscriptions: [{ eventType: "SEND_TRANSACTION_STATUS_UPDATES" }],
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await fixture?.engine.close();
+  await anvil?.stop();
+});
+
+describe("eth_send_transaction through @turnkey/core", () => {
+  it("sends a funded transfer: the receipt matches and the status reaches INCLUDED", async () => {
+    const client = rootKit();
+    const before = BigInt((await rpc("eth_getBalance", [RECIPIENT, "latest"])) as string);
+    const sendTransactionStatusId = await client.ethSendTransaction({
+      transaction: { from, to: RECIPIENT, caip2: CAIP2, value: "1000000000000000" } as never,
+    });
+    const status = await client.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 50 });
+    expect(status.txStatus).toBe("INCLUDED");
+    const txHash = status.eth?.txHash as string;
+    const receipt = (await rpc("eth_getTransactionReceipt", [txHash])) as Record<string, string>;
+    expect(receipt.status).toBe("0x1");
+    expect(receipt.from?.toLowerCase()).toBe(from.toLowerCase());
+    expect(receipt.to).toBe(RECIPIENT);
+    expect(receipt.type).toBe("0x2");
+    const after = BigInt((await rpc("eth_getBalance", [RECIPIENT, "latest"])) as string);
+    expect(after - before).toBe(1000000000000000n);
+
+    // The status changes went to the endpoint as SEND_TRANSACTION_STATUS_UPDATES events.
+    const deliveries = await fixture.engine.listWebhookDeliveries(fixture.organizationId);
+    const events = deliveries
+      .filter((delivery) => delivery.eventType === "SEND_TRANSACTION_STATUS_UPDATES")
+      .map((delivery) => JSON.parse(delivery.body) as { msg: Record<string, unknown> })
+      .filter((event) => event.msg.sendTransactionStatusId === sendTransactionStatusId);
+    expect(events.map((event) => event.msg.status)).toEqual(["BROADCASTED", "INCLUDED"]);
+    expect(events[1]?.msg).toMatchObject({ caip2: CAIP2, txHash, orgID: fixture.organizationId });
+  });
+
+  it("makes a contract call (V2, calls) that changes the contract's state", async () => {
+    const client = rootKit();
+    const data = `0x12345678${42n.toString(16).padStart(64, "0")}`;
+    const sendTransactionStatusId = await client.ethSendTransaction({
+      transaction: { from, caip2: CAIP2, calls: [{ to: STORE_CONTRACT, data }] } as never,
+    });
+    const status = await client.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 50 });
+    expect(status.txStatus).toBe("INCLUDED");
+    const receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string>;
+    expect(receipt.to).toBe(STORE_CONTRACT);
+    expect(receipt.status).toBe("0x1");
+    expect(BigInt((await rpc("eth_getStorageAt", [STORE_CONTRACT, "0x0", "latest"])) as string)).toBe(42n);
+  });
+
+  it("reports a mined revert as FAILED with the revert reason", async () => {
+    const client = rootKit();
+    const sendTransactionStatusId = await client.ethSendTransaction({
+      transaction: { from, to: REVERT_CONTRACT, caip2: CAIP2, data: "0x", gasLimit: "100000" } as never,
+    });
+    const failure = await client.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 50 }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toContain("execution reverted: nope");
+    const status = await fixture.root.getSendTransactionStatus({
+      organizationId: fixture.organizationId,
+      sendTransactionStatusId,
+    });
+    expect(status).toMatchObject({
+      txStatus: "FAILED",
+      txError: "execution reverted: nope",
+      error: { revertChain: [{ address: REVERT_CONTRACT, native: { nativeType: "error_string", message: "nope" } }] },
+    });
+  });
+});
+
+describe("refusals", () => {
+  it("a policy denying the `to` address stops the send before anything is broadcast", async () => {
+    const { root, organizationId, members } = fixture;
+    await addPolicy(root, organizationId, {
+      policyName: "alice sends",
+      effect: "EFFECT_ALLOW",
+      consensus: `approvers.any(user, user.id == '${members.alice.userId}')`,
+      condition: "activity.type == 'ACTIVITY_TYPE_ETH_SEND_TRANSACTION'",
+    });
+    await addPolicy(root, organizationId, {
+      policyName: "never to beef",
+      effect: "EFFECT_DENY",
+      condition: `eth.tx.to == '${RECIPIENT}'`,
+    });
+    const nonceBefore = await txCount(from);
+    const blockBefore = await rpc("eth_blockNumber");
+    await refusal(
+      members.alice.as.ethSendTransaction({
+        organizationId,
+        type: V1,
+        parameters: { from, to: RECIPIENT, caip2: CAIP2, value: "1" },
+      }),
+      "PERMISSION_DENIED",
+    );
+    expect(await txCount(from)).toBe(nonceBefore);
+    expect(await rpc("eth_blockNumber")).toBe(blockBefore);
+    // The same policy set lets alice send elsewhere.
+    const { activity } = await members.alice.as.ethSendTransaction({
+      organizationId,
+      type: V1,
+      parameters: { from, to: STORE_CONTRACT, caip2: CAIP2, data: `0x00000000${"0".repeat(63)}7` },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+
+  it("a chain with no backend is FAILED_PRECONDITION naming it", async () => {
+    const error = await refusal(
+      fixture.root.ethSendTransaction({
+        organizationId: fixture.organizationId,
+        type: V1,
+        parameters: { from, to: RECIPIENT, caip2: "eip155:1", value: "1" },
+      }),
+      "FAILED_PRECONDITION",
+      "CHAIN_NOT_CONFIGURED",
+    );
+    expect(error.message).toContain("eip155:1");
+    expect(error.details.field).toBe("parameters.caip2");
+  });
+
+  it("a call that would revert is refused at gas estimation and nothing is sent", async () => {
+    const nonceBefore = await txCount(from);
+    const error = await refusal(
+      fixture.root.ethSendTransaction({
+        organizationId: fixture.organizationId,
+        type: V1,
+        parameters: { from, to: REVERT_CONTRACT, caip2: CAIP2 },
+      }),
+      "FAILED_PRECONDITION",
+      "TRANSACTION_REVERTS",
+    );
+    expect(error.message).toContain("nope");
+    expect(await txCount(from)).toBe(nonceBefore);
+  });
+
+  it("a nonce already used is a NONCE_CONFLICT", async () => {
+    await refusal(
+      fixture.root.ethSendTransaction({
+        organizationId: fixture.organizationId,
+        type: V1,
+        parameters: { from, to: RECIPIENT, caip2: CAIP2, value: "1", nonce: "0" },
+      }),
+      "FAILED_PRECONDITION",
+      "NONCE_CONFLICT",
+    );
+  });
+
+  it("sponsored sends and batches are refused: no gas station on a devnet", async () => {
+    await refusal(
+      fixture.root.ethSendTransaction({
+        organizationId: fixture.organizationId,
+        type: V1,
+        parameters: { from, to: RECIPIENT, caip2: CAIP2, sponsor: true },
+      }),
+      "FAILED_PRECONDITION",
+      "GAS_STATION_UNAVAILABLE",
+    );
+    await refusal(
+      fixture.root.ethSendTransaction({
+        organizationId: fixture.organizationId,
+        parameters: { from, caip2: CAIP2, calls: [{ to: RECIPIENT }, { to: STORE_CONTRACT }] },
+      } as never),
+      "FAILED_PRECONDITION",
+      "GAS_STATION_UNAVAILABLE",
+    );
+  });
+
+  it("an unreachable RPC fails the activity; the same body again reaches no chain", async () => {
+    const { engine, organizationId, root } = await organizationWithMembers([], {
+      chains: { [CAIP2]: "http://127.0.0.1:1" },
+    });
+    const { activity } = await root.createWallet({ organizationId, parameters: walletParameters("W") });
+    const sender = walletAddress(activity);
+    const body = {
+      organizationId,
+      timestampMs: String(Date.now()),
+      type: V1,
+      parameters: { from: sender, to: RECIPIENT, caip2: CAIP2 },
+    };
+    const first = await refusal(root.ethSendTransaction(body), "UNAVAILABLE", "CHAIN_UNREACHABLE");
+    expect(first.message).toContain(CAIP2);
+    const again = await refusal(root.ethSendTransaction(body), "UNAVAILABLE", "CHAIN_UNREACHABLE");
+    expect(again.details.activityId).toBe(first.details.activityId);
+    const recorded = await root.getActivity({ organizationId, activityId: first.details.activityId as string });
+    expect(recorded.activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    await engine.close();
+  });
+
+  it("a broadcast whose answer is lost fails the activity, and the same body is not broadcast again", async () => {
+    // The devnet behind a transport that loses the answer to every broadcast (the node still gets it).
+    const broadcasts: string[] = [];
+    const flaky: ChainBackend = {
+      async request(method, params) {
+        const result = await callJsonRpc(anvil.rpcUrl, method, params);
+        if (method === "eth_sendRawTransaction") {
+          broadcasts.push(result as string);
+          throw new ChainUnreachable(method, "connection reset");
+        }
+        return result;
+      },
+    };
+    const { engine, organizationId, root } = await organizationWithMembers([], { chains: { [CAIP2]: flaky } });
+    const { activity } = await root.createWallet({ organizationId, parameters: walletParameters("W") });
+    const sender = walletAddress(activity);
+    await rpc("anvil_setBalance", [sender, "0xde0b6b3a7640000"]); // 1 ETH
+    const body = {
+      organizationId,
+      timestampMs: String(Date.now()),
+      type: V1,
+      parameters: { from: sender, to: RECIPIENT, caip2: CAIP2, value: "5" },
+    };
+    const first = await refusal(root.ethSendTransaction(body), "UNAVAILABLE", "CHAIN_UNREACHABLE");
+    const again = await refusal(root.ethSendTransaction(body), "UNAVAILABLE", "CHAIN_UNREACHABLE");
+    expect(again.details.activityId).toBe(first.details.activityId);
+    expect(broadcasts).toHaveLength(1);
+    // The node did get that one transaction, and only it.
+    expect(await txCount(sender)).toBe(1n);
+    await engine.close();
+  });
+});
