@@ -7,6 +7,7 @@
  * each reported clearly, and nothing is broadcast twice.
  */
 import type { Session } from "@turnkey/core";
+import { serializeTransaction } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJsonRpc } from "../../src/chains/rpc.js";
 import { type ChainBackend, ChainUnreachable } from "../../src/index.js";
@@ -155,6 +156,41 @@ describe("eth_send_transaction through @turnkey/core", () => {
       txStatus: "FAILED",
       txError: "execution reverted: nope",
       error: { revertChain: [{ address: REVERT_CONTRACT, native: { nativeType: "error_string", message: "nope" } }] },
+    });
+  });
+});
+
+describe("eth_send_raw_transaction and get_nonces", () => {
+  it("broadcasts a transaction signed by sign_transaction, and get_nonces follows the chain", async () => {
+    const { root, organizationId } = fixture;
+    const nonce = await txCount(from);
+    expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, nonce: true })).toEqual({
+      nonce: nonce.toString(),
+    });
+    const unsignedTransaction = serializeTransaction({
+      type: "eip1559",
+      chainId: 31337,
+      nonce: Number(nonce),
+      to: RECIPIENT,
+      value: 7n,
+      gas: 21000n,
+      maxFeePerGas: 10_000_000_000n,
+      maxPriorityFeePerGas: 1n,
+    });
+    const { activity } = await root.signTransaction({
+      organizationId,
+      parameters: { signWith: from, unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM" },
+    });
+    const signed = (activity.result?.signTransactionResult as { signedTransaction: string }).signedTransaction;
+    const sent = await root.ethSendRawTransaction({
+      organizationId,
+      parameters: { signedTransaction: `0x${signed}`, caip2: CAIP2 },
+    });
+    const { transactionHash } = sent.activity.result?.ethSendRawTransactionResult as { transactionHash: string };
+    const receipt = (await rpc("eth_getTransactionReceipt", [transactionHash])) as Record<string, string>;
+    expect(receipt.status).toBe("0x1");
+    expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, nonce: true })).toEqual({
+      nonce: (nonce + 1n).toString(),
     });
   });
 });
