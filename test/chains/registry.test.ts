@@ -3,6 +3,7 @@
  * the engine is made; an unknown status id is NOT_FOUND; endpoints may subscribe to send-status updates.
  */
 import { describe, expect, it } from "vitest";
+import { chainsOf } from "../../src/cli/serve.js";
 import { CustodyEngine, httpChainBackend } from "../../src/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
@@ -54,5 +55,22 @@ describe("webhook endpoints", () => {
       },
     });
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+});
+
+describe("serve --rpc", () => {
+  it("reads CAIP2=URL pairs, the URL's own '=' kept", () => {
+    expect(chainsOf(["eip155:31337=http://127.0.0.1:8545", "solana:devnet=http://127.0.0.1:8899/?a=b"])).toEqual({
+      "eip155:31337": "http://127.0.0.1:8545",
+      "solana:devnet": "http://127.0.0.1:8899/?a=b",
+    });
+  });
+
+  it.each([["http://127.0.0.1:8545"], ["=http://127.0.0.1:8545"]])("refuses %s", (value) => {
+    expect(() => chainsOf([value])).toThrow(/--rpc must be CAIP2=URL/);
+  });
+
+  it("refuses a chain named twice", () => {
+    expect(() => chainsOf(["eip155:1=http://a.test", "eip155:1=http://b.test"])).toThrow(/twice/);
   });
 });
