@@ -9,6 +9,8 @@
  * @module custodian
  */
 export type { SessionClaims, VerificationClaims } from "./auth/token-signer.js";
+export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
+export { ChainRpcError, ChainUnreachable } from "./chains/rpc.js";
 export {
   type ActivityInput,
   type CreateOrganizationInput,

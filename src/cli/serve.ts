@@ -36,7 +36,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--rp-id localhost] [--origin http://localhost ...] [--oidc-issuer ISSUER=JWKS_URL ...]
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
-                       [--postgres-schema custodian]
+                       [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -69,6 +69,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      store); several servers may share one database when they share <data>/key-encryption-key
   --postgres-schema  the schema holding the server's tables (default custodian); servers on different
                      schemas of one database share nothing
+  --rpc              let sends reach the chain CAIP2 through the JSON-RPC endpoint at URL (CAIP2=URL, e.g.
+                     eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -118,6 +120,20 @@ function oidcIssuersOf(values: readonly string[]): OidcIssuers {
     issuers[issuer] = { jwksUri };
   }
   return issuers;
+}
+
+/** `--rpc CAIP2=URL` values as the engine's `chains` option (the registry checks both halves). */
+export function chainsOf(values: readonly string[]): Record<string, string> {
+  const chains: Record<string, string> = {};
+  for (const value of values) {
+    // Split at the first "=" after the CAIP-2 id's ":" (ids have no "=", a URL's query string may).
+    const at = value.indexOf("=");
+    if (at <= 0) throw new Error(`--rpc must be CAIP2=URL (e.g. eip155:31337=http://127.0.0.1:8545), got ${value}`);
+    const caip2 = value.slice(0, at);
+    if (chains[caip2] !== undefined) throw new Error(`--rpc names ${caip2} twice`);
+    chains[caip2] = value.slice(at + 1);
+  }
+  return chains;
 }
 
 async function listen(server: Server, port: number, host: string): Promise<void> {
@@ -216,6 +232,7 @@ export async function serve(argv: string[]): Promise<void> {
       "postgres-schema": { type: "string", default: "custodian" },
       "headers-timeout-ms": { type: "string", default: "10000" },
       "request-timeout-ms": { type: "string", default: "30000" },
+      rpc: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -235,6 +252,7 @@ export async function serve(argv: string[]): Promise<void> {
   const headersTimeout = positiveInteger(values["headers-timeout-ms"], "--headers-timeout-ms");
   const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
+  const chains = chainsOf(values.rpc);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -291,6 +309,8 @@ export async function serve(argv: string[]): Promise<void> {
           maxRequestAgeMs,
           messageSender: outbox,
           onWebhookError: (error) => logger.error({ err: error }, "webhook dispatcher error"),
+          chains,
+          onChainError: (error) => logger.warn({ err: error }, "send-status tracker: chain error"),
         },
       },
       rollback,

@@ -7,6 +7,8 @@
 import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
+import { ChainRegistry, type ChainsOption } from "../chains/registry.js";
+import { SendStatusTracker } from "../chains/tracker.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { MemoryOutbox, type MessageSender } from "../messages/outbox.js";
 import { MemoryStore } from "../storage/memory.js";
@@ -102,6 +104,26 @@ export interface CustodyEngineOptions {
    * Deliveries are still queued by activities; an engine that dispatches sends them.
    */
   deliverWebhooks?: boolean;
+  /**
+   * The chains `eth_send_transaction`, `eth_send_raw_transaction`, `sol_send_transaction` and `get_nonces`
+   * may reach, by CAIP-2 id: a JSON-RPC URL, or a {@link ChainBackend} object (`request(method, params)`)
+   * for an in-process devnet or a custom timeout (`httpChainBackend(url, timeoutMs)`).
+   *
+   * ```ts
+   * new CustodyEngine({ chains: { "eip155:31337": "http://127.0.0.1:8545" } });
+   * ```
+   *
+   * Nothing else is reachable: a send to a chain not named here is `FAILED_PRECONDITION`
+   * (`CHAIN_NOT_CONFIGURED`). Default: none.
+   */
+  chains?: ChainsOption;
+  /**
+   * How often the send-status tracker asks the chains whether broadcast transactions have landed (ms).
+   * Default 500.
+   */
+  sendStatusPollIntervalMs?: number;
+  /** Told about failures of the send-status tracker (an unreachable chain RPC), for the host's logs. */
+  onChainError?: (error: unknown) => void;
 }
 
 /** A duration option: a whole number of milliseconds, at least one; `fallback` when absent. */
@@ -124,6 +146,8 @@ export class EngineCore implements PipelineCore {
   readonly ids: IdGenerator;
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
+  /** Settles broadcast transactions as their chains include or fail them. */
+  readonly sendTracker: SendStatusTracker;
   readonly #deliverWebhooks: boolean;
   /** Set when a durable store came without a key-encryption key and no ephemeral one was asked for. */
   private readonly missingKeyEncryptionKey: boolean;
@@ -156,6 +180,7 @@ export class EngineCore implements PipelineCore {
       webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
       tokens: new TokenSigner(options.sessionSigningKey, this.random),
       messages: options.messageSender ?? new MemoryOutbox(),
+      chains: new ChainRegistry(options.chains),
     };
     this.webhooks = new Webhooks(
       {
@@ -174,6 +199,13 @@ export class EngineCore implements PipelineCore {
     );
     this.store = this.webhooks.store;
     this.#deliverWebhooks = options.deliverWebhooks ?? true;
+    this.sendTracker = new SendStatusTracker({
+      store: this.store,
+      chains: this.services.chains,
+      clock: this.clock,
+      intervalMs: positiveMs(options.sendStatusPollIntervalMs, 500, "sendStatusPollIntervalMs"),
+      ...(options.onChainError ? { onError: options.onChainError } : {}),
+    });
   }
 
   private lastDefaultTimestamp = 0;
@@ -190,7 +222,8 @@ export class EngineCore implements PipelineCore {
 
   /**
    * Opens what must be open before any operation (the secret vault's data key, then the bundle signer's
-   * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending.
+   * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending, and the
+   * send-status tracker, which resumes watching the sends an earlier engine broadcast.
    */
   async ready(): Promise<void> {
     if (this.missingKeyEncryptionKey) {
@@ -204,5 +237,6 @@ export class EngineCore implements PipelineCore {
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
     await this.services.tokens.open(this.store, this.services.secrets);
     if (this.#deliverWebhooks) this.webhooks.start();
+    this.sendTracker.start();
   }
 }

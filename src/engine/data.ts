@@ -24,6 +24,9 @@ export const META_SCOPE = "meta";
 /** Scope of the webhook delivery queue (one queue per store). */
 export const WEBHOOK_QUEUE_SCOPE = "webhookQueue";
 
+/** Scope of the sends the status tracker watches (one list per store). */
+export const PENDING_SENDS_SCOPE = "pendingSends";
+
 /** Unique index names and the keys they map from. */
 export const INDEX = {
   activityByFingerprint: (fingerprint: string) => fingerprint,
@@ -117,6 +120,8 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   verifiedContacts: (c) => ({ scope: c.organizationId }),
   invitations: (i) => ({ scope: i.organizationId }),
   meta: () => ({ scope: META_SCOPE }),
+  sendTransactionStatuses: (s) => ({ scope: s.organizationId }),
+  pendingSends: () => ({ scope: PENDING_SENDS_SCOPE }),
 };
 
 /** The collections whose records name the organization they belong to. */

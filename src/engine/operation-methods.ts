@@ -199,6 +199,13 @@ export interface OperationMethods {
    */
   signTransaction: OperationMethod<"signTransaction">;
   /**
+   * Get the status of a send transaction request.
+   *
+   * Query at `POST /public/v1/query/get_send_transaction_status`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getSendTransactionStatus: OperationMethod<"getSendTransactionStatus">;
+  /**
    * Create an ABI/IDL in JSON.
    *
    * Activity `ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/create_smart_contract_interface`; the result is `activity.result.createSmartContractInterfaceResult`.

@@ -475,6 +475,45 @@ export interface MetaRecord {
   value: string;
 }
 
+/** Where a sent transaction stands (`txStatus`): broadcast and waiting, in a block, or failed (reverted, dropped). */
+export type SendTransactionState = "BROADCASTED" | "INCLUDED" | "FAILED";
+
+/**
+ * One transaction an `*_send_transaction` activity broadcast (swagger `v1GetSendTransactionStatusResponse`),
+ * kept current by the status tracker. Each write of it is also a `SEND_TRANSACTION_STATUS_UPDATES` event.
+ */
+export interface SendTransactionStatusRecord {
+  /** The `sendTransactionStatusId` the activity's result carries. */
+  id: string;
+  organizationId: string;
+  /** The activity that broadcast it. */
+  activityId: string;
+  /** The activity's fingerprint: the idempotency key webhook messages carry. */
+  fingerprint: string;
+  caip2: string;
+  status: SendTransactionState;
+  /** EVM: the transaction hash. */
+  eth: { txHash: string } | null;
+  /** Solana: the transaction signature. */
+  solana: { signature: string } | null;
+  /** Block (EVM) or slot (Solana) the transaction landed in, once included. */
+  blockNumber: string | null;
+  /** Why it failed, in words (`txError`). */
+  txError: string | null;
+  /** Structured failure (swagger `v1TxError`): message and revert chain. */
+  error: { [key: string]: unknown } | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** A send the status tracker still watches; deleted once the send is INCLUDED or FAILED. */
+export interface PendingSendRecord {
+  /** The send status id. */
+  id: string;
+  caip2: string;
+  createdAtMs: number;
+}
+
 /** Collection name → record type. The engine's typed data layer is driven from this map. */
 export interface Collections {
   organizations: OrganizationRecord;
@@ -503,6 +542,8 @@ export interface Collections {
   verifiedContacts: VerifiedContactRecord;
   invitations: InvitationRecord;
   meta: MetaRecord;
+  sendTransactionStatuses: SendTransactionStatusRecord;
+  pendingSends: PendingSendRecord;
 }
 
 export type CollectionName = keyof Collections;

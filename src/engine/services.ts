@@ -6,6 +6,7 @@
 import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
 import type { TokenSigner } from "../auth/token-signer.js";
+import type { ChainRegistry } from "../chains/registry.js";
 import type { MessageSender } from "../messages/outbox.js";
 import type { WebhookUrlRules } from "../webhooks/url-policy.js";
 import type { EnclaveSigner } from "./enclave-signer.js";
@@ -35,4 +36,6 @@ export interface EngineServices {
   readonly tokens: TokenSigner;
   /** Delivers one-time codes and email-auth links (the in-memory outbox unless the host plugs a sender). */
   readonly messages: MessageSender;
+  /** The chain backends the host named (engine option `chains`), by CAIP-2 id. */
+  readonly chains: ChainRegistry;
 }

@@ -40,6 +40,7 @@ import {
 } from "./private-key-tags.js";
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { getSendTransactionStatus } from "./send-status.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./sessions/login.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
@@ -102,6 +103,7 @@ export const OPERATIONS = [
   signRawPayloadOperation,
   signRawPayloadsOperation,
   signTransaction,
+  getSendTransactionStatus,
   createSmartContractInterface,
   deleteSmartContractInterface,
   getSmartContractInterface,

@@ -10,7 +10,7 @@ import * as v from "valibot";
 import type { DataReader } from "../engine/data.js";
 import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../engine/records.js";
 import { CustodyError, invalidArgument } from "../errors.js";
-import { ACTIVITY_UPDATES } from "../webhooks/targets.js";
+import { ACTIVITY_UPDATES, SEND_TRANSACTION_STATUS_UPDATES } from "../webhooks/targets.js";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../webhooks/url-policy.js";
 import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
 import { id, list, name } from "./schema.js";
@@ -18,13 +18,16 @@ import { id, list, name } from "./schema.js";
 /** Endpoints per organization: custodian's bound (the hosted service documents none). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 
-/** The event types Turnkey documents. Only `ACTIVITY_UPDATES` has events in custodian. */
+/** The event types Turnkey documents. */
 const DOCUMENTED_EVENT_TYPES = [
   ACTIVITY_UPDATES,
   "BALANCE_CONFIRMED_UPDATES",
   "BALANCE_FINALIZED_UPDATES",
-  "SEND_TRANSACTION_STATUS_UPDATES",
+  SEND_TRANSACTION_STATUS_UPDATES,
 ];
+
+/** The event types custodian has events for (balances need an indexer custodian does not run). */
+const SUPPORTED_EVENT_TYPES = [ACTIVITY_UPDATES, SEND_TRANSACTION_STATUS_UPDATES];
 
 const url = v.pipe(
   v.string(),
@@ -83,13 +86,17 @@ function subscriptionRecords(
     const field = `parameters.subscriptions[${i}]`;
     const { eventType } = subscription;
     if (!DOCUMENTED_EVENT_TYPES.includes(eventType)) {
-      throw invalidArgument(`unknown event type ${eventType}; use ${ACTIVITY_UPDATES}`, `${field}.eventType`, {
-        reason: "UNKNOWN_EVENT_TYPE",
-      });
-    }
-    if (eventType !== ACTIVITY_UPDATES) {
       throw invalidArgument(
-        `${eventType} events come from balance and transaction tracking, which custodian does not run; only ${ACTIVITY_UPDATES} has events`,
+        `unknown event type ${eventType}; use ${SUPPORTED_EVENT_TYPES.join(" or ")}`,
+        `${field}.eventType`,
+        {
+          reason: "UNKNOWN_EVENT_TYPE",
+        },
+      );
+    }
+    if (!SUPPORTED_EVENT_TYPES.includes(eventType)) {
+      throw invalidArgument(
+        `${eventType} events come from balance tracking, which custodian does not run; only ${SUPPORTED_EVENT_TYPES.join(" and ")} have events`,
         `${field}.eventType`,
         { reason: "UNSUPPORTED_EVENT_TYPE" },
       );

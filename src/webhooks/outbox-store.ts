@@ -1,6 +1,6 @@
 /**
  * The store decorator that writes the webhook outbox. Every transaction through it notes the activities it
- * puts; when the work is done, still inside the same transaction, it queues one delivery per receiver for
+ * puts (and the send-status records, see `chains/send-status.ts`); when the work is done, still inside the same transaction, it queues one delivery per receiver for
  * each of them (their final state in this transaction). So an activity version and its deliveries commit
  * together or not at all, and the submit pipeline never has to know about webhooks. After a commit that
  * queued something, the dispatcher is woken.
@@ -9,7 +9,7 @@
  */
 import { DataWriter } from "../engine/data.js";
 import type { ListOptions, Placement, Store, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
-import { type EnqueueContext, enqueueActivityUpdates } from "./outbox.js";
+import { type EnqueueContext, enqueueActivityUpdates, enqueueSendStatusUpdates } from "./outbox.js";
 
 /**
  * Passes everything through to the real transaction, noting the ids of activities written and the parents
@@ -17,6 +17,8 @@ import { type EnqueueContext, enqueueActivityUpdates } from "./outbox.js";
  */
 class ActivityTrackingTransaction implements StoreTransaction {
   readonly activityIds = new Set<string>();
+  /** Send-status records written (each write is a `SEND_TRANSACTION_STATUS_UPDATES` event). */
+  readonly sendStatusIds = new Set<string>();
   readonly removedParents = new Map<string, string | null>();
 
   constructor(private readonly tx: StoreTransaction) {}
@@ -36,6 +38,7 @@ class ActivityTrackingTransaction implements StoreTransaction {
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
     await this.tx.put(collection, record, placement);
     if (collection === "activities") this.activityIds.add(record.id);
+    if (collection === "sendTransactionStatuses") this.sendStatusIds.add(record.id);
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -71,6 +74,9 @@ export class OutboxStore implements Store {
       const value = await work(tracking);
       if (tracking.activityIds.size > 0) {
         queued = await enqueueActivityUpdates(new DataWriter(tx), tracking, this.hooks.context());
+      }
+      if (tracking.sendStatusIds.size > 0) {
+        queued += await enqueueSendStatusUpdates(new DataWriter(tx), tracking.sendStatusIds, this.hooks.context());
       }
       return value;
     });

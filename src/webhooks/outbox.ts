@@ -5,10 +5,18 @@
  *
  * @module
  */
+
+import { sendStatusWebhookBody } from "../chains/send-status.js";
 import { type DataReader, type DataWriter, WEBHOOK_QUEUE_SCOPE } from "../engine/data.js";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
 import { renderActivity } from "../engine/render.js";
-import { ACTIVITY_UPDATES, activityUpdateTargets, type WebhookTarget } from "./targets.js";
+import {
+  ACTIVITY_UPDATES,
+  activityUpdateTargets,
+  SEND_TRANSACTION_STATUS_UPDATES,
+  sendStatusTargets,
+  type WebhookTarget,
+} from "./targets.js";
 
 /** The id of a queue entry: due time first (zero-padded so ids sort by it), then the event id. */
 export function queueKey(dueAtMs: number, eventId: string): string {
@@ -71,12 +79,54 @@ export async function enqueueActivityUpdates(
         createdAtMs: context.now,
         updatedAtMs: context.now,
       };
-      await data.put("webhookDeliveries", delivery);
-      await data.put("webhookQueue", {
-        id: queueKey(context.now, delivery.id),
-        eventId: delivery.id,
-        dueAtMs: context.now,
-      });
+      await queueDelivery(data, delivery, context.now);
+      queued++;
+    }
+  }
+  return queued;
+}
+
+async function queueDelivery(data: DataWriter, delivery: WebhookDeliveryRecord, now: number): Promise<void> {
+  await data.put("webhookDeliveries", delivery);
+  await data.put("webhookQueue", { id: queueKey(now, delivery.id), eventId: delivery.id, dueAtMs: now });
+}
+
+/**
+ * Queues a `SEND_TRANSACTION_STATUS_UPDATES` event for each receiver of each send-status record written,
+ * with the record as it stands in this transaction. Returns how many deliveries were queued.
+ */
+export async function enqueueSendStatusUpdates(
+  data: DataWriter,
+  statusIds: Iterable<string>,
+  context: EnqueueContext,
+): Promise<number> {
+  let queued = 0;
+  for (const statusId of statusIds) {
+    const record = await data.get("sendTransactionStatuses", statusId);
+    if (!record) continue;
+    const targets = await sendStatusTargets(data, record.organizationId);
+    if (targets.length === 0) continue;
+    const organization = await data.get("organizations", record.organizationId);
+    const body = JSON.stringify(sendStatusWebhookBody(record, organization?.parentOrganizationId ?? null));
+    for (const target of targets) {
+      await queueDelivery(
+        data,
+        {
+          id: context.newId(),
+          organizationId: target.organizationId,
+          endpointId: target.endpointId,
+          eventType: SEND_TRANSACTION_STATUS_UPDATES,
+          activityId: record.activityId,
+          body,
+          status: "PENDING",
+          attempts: 0,
+          nextAttemptAtMs: context.now,
+          lastError: null,
+          createdAtMs: context.now,
+          updatedAtMs: context.now,
+        },
+        context.now,
+      );
       queued++;
     }
   }

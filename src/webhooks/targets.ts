@@ -26,12 +26,40 @@ export interface WebhookTarget {
   endpointId: string | null;
 }
 
-/** Whether an endpoint takes activity updates now. */
-export function receivesActivityUpdates(endpoint: WebhookEndpointRecord): boolean {
+/** The event type send-status changes are delivered under. */
+export const SEND_TRANSACTION_STATUS_UPDATES = "SEND_TRANSACTION_STATUS_UPDATES";
+
+/** Whether an endpoint takes events of `eventType` now. */
+export function receivesEvents(endpoint: WebhookEndpointRecord, eventType: string): boolean {
   return (
     endpoint.isActive &&
-    endpoint.subscriptions.some((subscription) => subscription.isActive && subscription.eventType === ACTIVITY_UPDATES)
+    endpoint.subscriptions.some((subscription) => subscription.isActive && subscription.eventType === eventType)
   );
+}
+
+/** Whether an endpoint takes activity updates now. */
+export function receivesActivityUpdates(endpoint: WebhookEndpointRecord): boolean {
+  return receivesEvents(endpoint, ACTIVITY_UPDATES);
+}
+
+/**
+ * The receivers of an organization's send-status updates: its own endpoints subscribed to them, then each
+ * ancestor's (as for activity updates). The legacy `FEATURE_NAME_WEBHOOK` takes activity updates only.
+ */
+export async function sendStatusTargets(data: DataReader, organizationId: string): Promise<WebhookTarget[]> {
+  const targets: WebhookTarget[] = [];
+  let nextId: string | null = organizationId;
+  for (let depth = 0; nextId !== null && depth < MAX_DEPTH; depth++) {
+    const organization: OrganizationRecord | undefined = await data.get("organizations", nextId);
+    if (!organization) break;
+    for (const endpoint of await data.listAll("webhookEndpoints", organization.id)) {
+      if (receivesEvents(endpoint, SEND_TRANSACTION_STATUS_UPDATES)) {
+        targets.push({ organizationId: organization.id, endpointId: endpoint.id });
+      }
+    }
+    nextId = organization.parentOrganizationId;
+  }
+  return targets;
 }
 
 /**
@@ -79,7 +107,7 @@ export async function currentTarget(data: DataReader, delivery: WebhookDeliveryR
   }
   const endpoint = await data.get("webhookEndpoints", delivery.endpointId);
   if (!endpoint) return { cancelled: `webhook endpoint ${delivery.endpointId} was deleted` };
-  if (!receivesActivityUpdates(endpoint)) {
+  if (!receivesEvents(endpoint, delivery.eventType)) {
     return { cancelled: `webhook endpoint ${endpoint.id} no longer takes ${delivery.eventType}` };
   }
   return { url: endpoint.url };

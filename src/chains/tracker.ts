@@ -1,0 +1,106 @@
+/**
+ * The send-status tracker: in the background, asks each watched send's chain whether it has landed and
+ * settles its record (INCLUDED or FAILED) when it has. It reads the watch list, talks to the chains with no
+ * transaction open (a slow node never holds up the store), then settles each outcome in a short transaction
+ * of its own. A chain that does not answer is asked again on the next round.
+ *
+ * @module
+ */
+import { DataReader, DataWriter, PENDING_SENDS_SCOPE } from "../engine/data.js";
+import type { Clock } from "../engine/random.js";
+import type { Store } from "../storage/store.js";
+import { INCLUSION_CHECKERS, type InclusionChecker } from "./inclusion.js";
+import { type ChainRegistry, caip2Namespace } from "./registry.js";
+import { settleSend } from "./send-status.js";
+
+/** Sends looked at per round. */
+const BATCH = 100;
+
+export interface SendStatusTrackerOptions {
+  store: Store;
+  chains: ChainRegistry;
+  clock: Clock;
+  /** Time between rounds (ms). */
+  intervalMs: number;
+  /** Told about failures (an unreachable chain, a failing store), for the host's logs. */
+  onError?: (error: unknown) => void;
+  /** Checkers by CAIP-2 namespace (default: every family custodian knows). */
+  checkers?: Readonly<Record<string, InclusionChecker>>;
+}
+
+export class SendStatusTracker {
+  readonly #options: SendStatusTrackerOptions;
+  readonly #checkers: Readonly<Record<string, InclusionChecker>>;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> | undefined;
+  #closed = false;
+  #started = false;
+
+  constructor(options: SendStatusTrackerOptions) {
+    this.#options = options;
+    this.#checkers = options.checkers ?? INCLUSION_CHECKERS;
+  }
+
+  /** Starts the rounds (idempotent). Nothing runs when no chain is configured. */
+  start(): void {
+    if (this.#started || this.#closed || this.#options.chains.isEmpty) return;
+    this.#started = true;
+    this.#schedule(0);
+  }
+
+  /** Asks for a round soon (after a broadcast), instead of waiting out the interval. */
+  wake(): void {
+    if (!this.#started || this.#closed || this.#running) return;
+    this.#schedule(0);
+  }
+
+  /** Stops the rounds and waits for the one in flight. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#running = this.round()
+        .catch((error) => this.#options.onError?.(error))
+        .finally(() => {
+          this.#running = undefined;
+          if (!this.#closed) this.#schedule(this.#options.intervalMs);
+        });
+    }, delayMs);
+    // The tracker never keeps a process alive on its own.
+    this.#timer.unref?.();
+  }
+
+  /** One round: every watched send (up to a batch) is looked up and settled if final. */
+  async round(): Promise<void> {
+    const { store, chains, clock, onError } = this.#options;
+    const pending = await store.read(async (reader) =>
+      new DataReader(reader).list("pendingSends", PENDING_SENDS_SCOPE, { limit: BATCH }),
+    );
+    for (const entry of pending) {
+      if (this.#closed) return;
+      const backend = chains.find(entry.caip2);
+      const namespace = caip2Namespace(entry.caip2);
+      const checker = namespace === undefined ? undefined : this.#checkers[namespace];
+      // A chain this engine was not given (another engine on the store may have it) is left to wait.
+      if (!backend || !checker) continue;
+      try {
+        const record = await store.read((reader) => new DataReader(reader).get("sendTransactionStatuses", entry.id));
+        if (!record) {
+          await store.transaction((tx) => new DataWriter(tx).delete("pendingSends", entry.id));
+          continue;
+        }
+        const outcome = await checker(backend, record);
+        if (outcome) await store.transaction((tx) => settleSend(new DataWriter(tx), entry.id, outcome, clock()));
+      } catch (error) {
+        onError?.(error);
+      }
+    }
+  }
+}
