@@ -1,41 +1,14 @@
 /**
- * A small client for the Solana JSON-RPC methods a send needs: the latest blockhash, broadcasting a signed
- * transaction (base64), and signature statuses. It is the whole of custodian's Solana network code, so it is
- * kept to plain `fetch` with a timeout rather than a chain SDK: three methods do not justify a dependency.
- *
- * Failures are {@link SolanaRpcError}s that say whether the node answered: `transport` (unreachable, timed
- * out, not JSON-RPC) means the request may or may not have reached the chain, `rpc` means the node refused it
- * (its JSON-RPC error code and data kept, e.g. -32002 with a failed simulation's `err` and `logs`). Callers
- * turn these into `CustodyError`s with the chain named; nothing here knows about activities.
+ * The few Solana JSON-RPC calls a send makes, typed: the latest blockhash, broadcasting a signed transaction
+ * (base64) and signature statuses, over the chain's backend (`chains/registry.ts`). Failures are the
+ * backend's: `ChainRpcError` when the node refused (a failed preflight keeps its `{ err, logs }` as `data`),
+ * `ChainUnreachable` when it did not answer; a malformed answer counts as no answer, as in `evm-rpc.ts`.
  *
  * @module
  */
 import { base64 } from "@scure/base";
-
-/** How long one request may take before it counts as a transport failure. */
-export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
-
-export interface SolanaRpcOptions {
-  /** Per-request timeout in milliseconds (default {@link DEFAULT_RPC_TIMEOUT_MS}). */
-  readonly timeoutMs?: number;
-  /** The fetch to use (default `globalThis.fetch`). */
-  readonly fetch?: typeof globalThis.fetch;
-}
-
-/** Why a call failed: the node could not be asked (`transport`) or it answered with an error (`rpc`). */
-export class SolanaRpcError extends Error {
-  override readonly name = "SolanaRpcError";
-  constructor(
-    readonly kind: "transport" | "rpc",
-    message: string,
-    /** The JSON-RPC error code, for `rpc`. */
-    readonly code?: number,
-    /** The JSON-RPC error data, for `rpc` (a failed preflight's `{ err, logs }`). */
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
+import type { ChainBackend } from "./registry.js";
+import { ChainUnreachable } from "./rpc.js";
 
 /** A recent blockhash and the last block height at which a transaction using it can land. */
 export interface LatestBlockhash {
@@ -54,105 +27,55 @@ export interface SignatureStatus {
   readonly confirmationStatus: Commitment | null;
 }
 
-export interface SendOptions {
-  /** Skip the node's simulation before broadcasting (default false: a failing transaction is refused). */
-  readonly skipPreflight?: boolean;
-}
-
-export interface SolanaRpc {
-  readonly url: string;
-  latestBlockhash(): Promise<LatestBlockhash>;
-  /** Broadcasts a signed wire transaction; resolves to its signature (base58) as the node reports it. */
-  sendTransaction(wire: Uint8Array, options?: SendOptions): Promise<string>;
-  /** The status of each signature, null for one the node does not know (yet). */
-  signatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]>;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function malformed(method: string, what: string): SolanaRpcError {
-  return new SolanaRpcError("transport", `${method}: the node's answer has ${what}`);
-}
+/** A typed view of one Solana cluster's backend. */
+export class SolanaRpc {
+  constructor(readonly backend: ChainBackend) {}
 
-/** A client for the node at `url`. */
-export function solanaRpc(url: string, options: SolanaRpcOptions = {}): SolanaRpc {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-  const send = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  let nextId = 1;
-
-  async function call(method: string, params: unknown[]): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await send(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const reason =
-        (error as Error).name === "TimeoutError"
-          ? `no answer within ${timeoutMs} ms`
-          : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
-      throw new SolanaRpcError("transport", `${method}: ${url} could not be reached (${reason})`);
+  async latestBlockhash(): Promise<LatestBlockhash> {
+    const method = "getLatestBlockhash";
+    const result = await this.backend.request(method, [{ commitment: "confirmed" }]);
+    const value = isRecord(result) ? result.value : undefined;
+    if (!isRecord(value) || typeof value.blockhash !== "string" || typeof value.lastValidBlockHeight !== "number") {
+      throw new ChainUnreachable(method, "the answer holds no blockhash");
     }
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      throw new SolanaRpcError("transport", `${method}: ${url} answered HTTP ${response.status} without JSON`);
-    }
-    if (!isRecord(body)) throw malformed(method, "no JSON-RPC object");
-    if (isRecord(body.error)) {
-      const { code, message, data } = body.error;
-      throw new SolanaRpcError(
-        "rpc",
-        `${method}: ${typeof message === "string" ? message : "error"}`,
-        typeof code === "number" ? code : undefined,
-        data,
-      );
-    }
-    if (!response.ok) throw new SolanaRpcError("transport", `${method}: ${url} answered HTTP ${response.status}`);
-    if (!("result" in body)) throw malformed(method, "no result");
-    return body.result;
+    return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight) };
   }
 
-  return {
-    url,
-    async latestBlockhash() {
-      const result = await call("getLatestBlockhash", [{ commitment: "confirmed" }]);
-      const value = isRecord(result) ? result.value : undefined;
-      if (!isRecord(value) || typeof value.blockhash !== "string" || typeof value.lastValidBlockHeight !== "number") {
-        throw malformed("getLatestBlockhash", "no blockhash");
-      }
-      return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight) };
-    },
-    async sendTransaction(wire, sendOptions = {}) {
-      const result = await call("sendTransaction", [
-        base64.encode(wire),
-        { encoding: "base64", skipPreflight: sendOptions.skipPreflight ?? false, preflightCommitment: "confirmed" },
-      ]);
-      if (typeof result !== "string") throw malformed("sendTransaction", "no signature");
-      return result;
-    },
-    async signatureStatuses(signatures) {
-      const result = await call("getSignatureStatuses", [signatures, { searchTransactionHistory: true }]);
-      const value = isRecord(result) ? result.value : undefined;
-      if (!Array.isArray(value) || value.length !== signatures.length) {
-        throw malformed("getSignatureStatuses", `no list of ${signatures.length} statuses`);
-      }
-      return value.map((entry): SignatureStatus | null => {
-        if (!isRecord(entry)) return null;
-        const commitment = entry.confirmationStatus;
-        return {
-          slot: BigInt(typeof entry.slot === "number" ? entry.slot : 0),
-          err: entry.err ?? null,
-          confirmationStatus:
-            commitment === "processed" || commitment === "confirmed" || commitment === "finalized" ? commitment : null,
-        };
-      });
-    },
-  };
+  /**
+   * Broadcasts a signed wire transaction, the node simulating it first (preflight) so a transaction that
+   * would fail is refused rather than charged. Resolves to the signature the node reports (base58).
+   */
+  async sendTransaction(wire: Uint8Array): Promise<string> {
+    const method = "sendTransaction";
+    const result = await this.backend.request(method, [
+      base64.encode(wire),
+      { encoding: "base64", skipPreflight: false, preflightCommitment: "confirmed" },
+    ]);
+    if (typeof result !== "string") throw new ChainUnreachable(method, "the answer holds no signature");
+    return result;
+  }
+
+  /** The status of each signature, null for one the node does not know (yet). */
+  async signatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]> {
+    const method = "getSignatureStatuses";
+    const result = await this.backend.request(method, [signatures, { searchTransactionHistory: true }]);
+    const value = isRecord(result) ? result.value : undefined;
+    if (!Array.isArray(value) || value.length !== signatures.length) {
+      throw new ChainUnreachable(method, `the answer holds no list of ${signatures.length} statuses`);
+    }
+    return value.map((entry): SignatureStatus | null => {
+      if (!isRecord(entry)) return null;
+      const commitment = entry.confirmationStatus;
+      return {
+        slot: BigInt(typeof entry.slot === "number" ? entry.slot : 0),
+        err: entry.err ?? null,
+        confirmationStatus:
+          commitment === "processed" || commitment === "confirmed" || commitment === "finalized" ? commitment : null,
+      };
+    });
+  }
 }

@@ -62,6 +62,8 @@ export interface Execution {
   readonly principal: Principal;
   readonly organization: OrganizationRecord;
   readonly activityId: string;
+  /** The activity's fingerprint (its idempotency key). */
+  readonly fingerprint: string;
   readonly now: number;
   /** Collects the writes the handler wants kept should the activity fail (see `ActivityContext.keepOnFailure`). */
   readonly failureWrites?: ((data: DataWriter) => Promise<void>)[];
@@ -82,6 +84,7 @@ export async function execute(
     principal: run.principal,
     organization: run.organization,
     activityId: run.activityId,
+    fingerprint: run.fingerprint,
     now: run.now,
     newId: () => core.ids.next(),
     random: core.random,

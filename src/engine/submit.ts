@@ -274,6 +274,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
           principal,
           organization,
           activityId: draft.id,
+          fingerprint,
           now,
           failureWrites,
         };

@@ -228,7 +228,12 @@ async function complete(
   if (handlerFailure) return failedActivity(voted, handlerFailure.toRpcStatus());
   let result: Record<string, unknown> | null;
   try {
-    result = await execute(core, data, { ...run, principal: run.submitter, activityId: voted.id });
+    result = await execute(core, data, {
+      ...run,
+      principal: run.submitter,
+      activityId: voted.id,
+      fingerprint: voted.fingerprint,
+    });
   } catch (error) {
     throw new TargetHandlerFailed(asCustodyError(error));
   }

@@ -50,6 +50,8 @@ export interface ActivityContext {
   /** The organization named by the request. */
   readonly organization: OrganizationRecord;
   readonly activityId: string;
+  /** `sha256:` of the activity's body: the idempotency key a resubmission of the same body matches. */
+  readonly fingerprint: string;
   /** The engine clock's reading for this activity. */
   readonly now: number;
   readonly newId: () => string;

@@ -50,6 +50,7 @@ import {
   getSmartContractInterface,
   getSmartContractInterfaces,
 } from "./smart-contract-interfaces.js";
+import { solSendTransaction } from "./sol-send-transaction.js";
 import { signTransaction } from "./transactions.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
@@ -103,6 +104,7 @@ export const OPERATIONS = [
   signRawPayloadOperation,
   signRawPayloadsOperation,
   signTransaction,
+  solSendTransaction,
   getSendTransactionStatus,
   createSmartContractInterface,
   deleteSmartContractInterface,

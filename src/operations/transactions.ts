@@ -46,7 +46,7 @@ function parseTransaction(params: { type: (typeof TRANSACTION_TYPES)[number]; un
  * The stored interfaces of the contracts a transaction calls. An interface whose JSON no longer parses (it
  * was checked when stored) is skipped: a policy then sees the call undecoded, as without an interface.
  */
-async function storedInterfaces(
+export async function storedInterfaces(
   data: DataReader,
   organizationId: string,
   parsed: ParsedTransaction,
@@ -71,7 +71,7 @@ async function storedInterfaces(
 }
 
 /** The public key of a signing target, and the address `signWith` named when it named one (not a key id). */
-function signingIdentity(target: SigningTarget, signWith: string): SigningIdentity {
+export function signingIdentity(target: SigningTarget, signWith: string): SigningIdentity {
   if (target.kind === "walletAccount") {
     return { publicKey: hexToBytes(target.account.publicKey), address: target.account.address };
   }

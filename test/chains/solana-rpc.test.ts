@@ -7,10 +7,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SolanaRpcError, solanaRpc } from "../../src/chains/solana-rpc.js";
+import { httpChainBackend } from "../../src/chains/registry.js";
+import { ChainRpcError, ChainUnreachable } from "../../src/chains/rpc.js";
+import { SolanaRpc } from "../../src/chains/solana-rpc.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 
 let devnet: SolanaDevnet;
+
+const solanaRpc = (url: string, timeoutMs?: number) => new SolanaRpc(httpChainBackend(url, timeoutMs));
 
 beforeAll(async () => {
   devnet = await startSolanaDevnet();
@@ -76,9 +80,9 @@ describe("solanaRpc on the litesvm devnet", () => {
       .sendTransaction(await transfer(payer, Keypair.generate().publicKey, LAMPORTS_PER_SOL))
       .catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(SolanaRpcError);
-    expect(error).toMatchObject({ kind: "rpc", code: -32002 });
-    expect((error as SolanaRpcError).data).toMatchObject({ err: { InstructionError: [0, expect.anything()] } });
+    expect(error).toBeInstanceOf(ChainRpcError);
+    expect(error).toMatchObject({ code: -32002 });
+    expect((error as ChainRpcError).data).toMatchObject({ err: { InstructionError: [0, expect.anything()] } });
     expect(devnet.sent.length).toBe(sent);
     expect(devnet.balance(payer.publicKey.toBase58())).toBe(2_000_000n);
   });
@@ -90,11 +94,11 @@ describe("solanaRpc on the litesvm devnet", () => {
     const wire = await transfer(payer, Keypair.generate().publicKey, 1_000_000);
 
     await rpc.sendTransaction(wire);
-    await expect(rpc.sendTransaction(wire)).rejects.toMatchObject({ kind: "rpc", code: -32002 });
+    await expect(rpc.sendTransaction(wire)).rejects.toMatchObject({ name: "ChainRpcError", code: -32002 });
     expect(devnet.balance(payer.publicKey.toBase58())).toBe(BigInt(LAMPORTS_PER_SOL) - 1_000_000n - 5000n);
   });
 
-  it("names the URL when the node cannot be reached", async () => {
+  it("reports a node that cannot be reached as unreachable", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const { port } = closed.address() as AddressInfo;
@@ -104,8 +108,8 @@ describe("solanaRpc on the litesvm devnet", () => {
       .latestBlockhash()
       .catch((e: unknown) => e);
 
-    expect(error).toMatchObject({ kind: "transport" });
-    expect((error as Error).message).toContain(`http://127.0.0.1:${port} could not be reached`);
+    expect(error).toBeInstanceOf(ChainUnreachable);
+    expect(error).toMatchObject({ method: "getLatestBlockhash", reason: "ECONNREFUSED" });
   });
 
   it("gives up on a node that does not answer within the timeout", async () => {
@@ -113,7 +117,7 @@ describe("solanaRpc on the litesvm devnet", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
     try {
-      await expect(solanaRpc(`http://127.0.0.1:${port}`, { timeoutMs: 50 }).latestBlockhash()).rejects.toThrow(
+      await expect(solanaRpc(`http://127.0.0.1:${port}`, 50).latestBlockhash()).rejects.toThrow(
         /no answer within 50 ms/,
       );
     } finally {
@@ -131,8 +135,8 @@ describe("solanaRpc on the litesvm devnet", () => {
     const { port } = teapot.address() as AddressInfo;
     try {
       await expect(solanaRpc(`http://127.0.0.1:${port}`).latestBlockhash()).rejects.toMatchObject({
-        kind: "transport",
-        message: expect.stringContaining("HTTP 418 without JSON"),
+        name: "ChainUnreachable",
+        reason: "HTTP 418 without a JSON body",
       });
     } finally {
       await new Promise((resolve) => teapot.close(resolve));

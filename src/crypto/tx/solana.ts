@@ -81,24 +81,28 @@ function notASigner(transaction: WireTransaction, address: string, field: string
   );
 }
 
+/** The `sign_transaction` view of a decoded transaction: its policy keywords and single-key signing. */
+function parsedTransaction(transaction: WireTransaction, message: CompiledSolanaMessage): ParsedTransaction {
+  const policyTransaction = solanaPolicyTransaction(message);
+  return {
+    contracts: policyTransaction.programKeys,
+    interfaceType: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+    policyData: ({ interfaces }) => ({ solana: { tx: policyTransaction.withInterfaces(interfaces) } }),
+    sign(key, signWithField) {
+      const address = base58.encode(key.publicKey);
+      if (!Object.hasOwn(transaction.signatures, address)) throw notASigner(transaction, address, signWithField);
+      const signature = signMessage(key, transaction.messageBytes, signWithField);
+      const signed = withSignatures(transaction, { [address]: signature });
+      return bytesToHex(Uint8Array.from(getTransactionEncoder().encode(signed)));
+    },
+  };
+}
+
 export const solanaCodec: TransactionCodec = {
   type: "TRANSACTION_TYPE_SOLANA",
   parse(unsignedTransaction, field): ParsedTransaction {
     const transaction = decodeTransaction(parseHex(unsignedTransaction, field), field);
-    const message = decodeMessage(transaction, field);
-    const policyTransaction = solanaPolicyTransaction(message);
-    return {
-      contracts: policyTransaction.programKeys,
-      interfaceType: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
-      policyData: ({ interfaces }) => ({ solana: { tx: policyTransaction.withInterfaces(interfaces) } }),
-      sign(key, signWithField) {
-        const address = base58.encode(key.publicKey);
-        if (!Object.hasOwn(transaction.signatures, address)) throw notASigner(transaction, address, signWithField);
-        const signature = signMessage(key, transaction.messageBytes, signWithField);
-        const signed = withSignatures(transaction, { [address]: signature });
-        return bytesToHex(Uint8Array.from(getTransactionEncoder().encode(signed)));
-      },
-    };
+    return parsedTransaction(transaction, decodeMessage(transaction, field));
   },
 };
 
@@ -113,11 +117,8 @@ export interface SolanaSendable {
   readonly signed: ReadonlySet<string>;
   /** The message's recent blockhash (or durable nonce value). */
   readonly blockhash: string;
-  /** See {@link ParsedTransaction.contracts}. */
-  readonly contracts: readonly string[];
-  readonly interfaceType: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA";
-  /** `{ solana: { tx } }`, as `sign_transaction` shows it. */
-  policyData: ParsedTransaction["policyData"];
+  /** The transaction as `sign_transaction` sees it: the programs to look interfaces up for, `solana.tx`. */
+  readonly parsed: ParsedTransaction;
   /**
    * The same transaction with another recent blockhash. The message changes, so the signatures it carried
    * no longer hold and are cleared.
@@ -137,15 +138,12 @@ function isEmptySignature(signature: Uint8Array | null): boolean {
 
 function sendable(transaction: WireTransaction, field: string): SolanaSendable {
   const message = decodeMessage(transaction, field);
-  const policyTransaction = solanaPolicyTransaction(message);
   const signers = Object.keys(transaction.signatures);
   return {
     signers,
     signed: new Set(signers.filter((signer) => !isEmptySignature(transaction.signatures[signer as never] ?? null))),
     blockhash: message.lifetimeToken,
-    contracts: policyTransaction.programKeys,
-    interfaceType: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
-    policyData: ({ interfaces }) => ({ solana: { tx: policyTransaction.withInterfaces(interfaces) } }),
+    parsed: parsedTransaction(transaction, message),
     withBlockhash(blockhash, blockhashField) {
       if (blockhash === message.lifetimeToken) return this;
       let hash: Uint8Array;
