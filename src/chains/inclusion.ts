@@ -11,6 +11,7 @@ import { EvmRpc } from "./evm-rpc.js";
 import type { ChainBackend } from "./registry.js";
 import { ChainRpcError } from "./rpc.js";
 import type { SendOutcome } from "./send-status.js";
+import { checkSolanaInclusion } from "./solana-inclusion.js";
 
 /** Looks up one send on its chain. */
 export type InclusionChecker = (
@@ -56,4 +57,5 @@ export const checkEvmInclusion: InclusionChecker = async (backend, record) => {
 /** Checkers by CAIP-2 namespace. */
 export const INCLUSION_CHECKERS: Readonly<Record<string, InclusionChecker>> = {
   eip155: checkEvmInclusion,
+  solana: checkSolanaInclusion,
 };

@@ -214,6 +214,14 @@ export interface OperationMethods {
    */
   ethSendRawTransaction: OperationMethod<"ethSendRawTransaction">;
   /**
+   * Submit a transaction intent describing an SVM transaction you would like to broadcast. Supports single- and multi-signer intents via activity type versioning.
+   *
+   * Activity `ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2` at `POST /public/v1/submit/sol_send_transaction`; the result is `activity.result.solSendTransactionResultV2`.
+   * Also accepts `type` `ACTIVITY_TYPE_SOL_SEND_TRANSACTION`.
+   * Policy: resource `PRIVATE_KEY`, action `SIGN`.
+   */
+  solSendTransaction: OperationMethod<"solSendTransaction">;
+  /**
    * Get the status of a send transaction request.
    *
    * Query at `POST /public/v1/query/get_send_transaction_status`.

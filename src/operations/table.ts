@@ -51,6 +51,7 @@ import {
   getSmartContractInterface,
   getSmartContractInterfaces,
 } from "./smart-contract-interfaces.js";
+import { solSendTransaction } from "./sol-send-transaction.js";
 import { signTransaction } from "./transactions.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
@@ -106,6 +107,7 @@ export const OPERATIONS = [
   signTransaction,
   ethSendTransaction,
   ethSendRawTransaction,
+  solSendTransaction,
   getSendTransactionStatus,
   getNonces,
   createSmartContractInterface,

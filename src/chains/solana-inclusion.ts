@@ -1,0 +1,27 @@
+/**
+ * Whether a broadcast Solana transaction has landed: its signature status, `confirmed` or `finalized` being
+ * INCLUDED (a `processed` transaction can still be dropped with its fork), and a status with an error FAILED,
+ * with the error in the `v1TxError` shape (`solana.transactionErrorJson`). A signature the cluster does not
+ * know yet keeps waiting.
+ *
+ * @module
+ */
+import type { InclusionChecker } from "./inclusion.js";
+import { SolanaRpc } from "./solana-rpc.js";
+
+export const checkSolanaInclusion: InclusionChecker = async (backend, record) => {
+  const signature = record.solana?.signature;
+  if (!signature) return undefined;
+  const [status] = await new SolanaRpc(backend).signatureStatuses([signature]);
+  if (!status) return undefined;
+  const blockNumber = status.slot.toString();
+  if (status.err !== null) {
+    const transactionErrorJson = JSON.stringify(status.err);
+    const message = `the transaction failed on chain: ${transactionErrorJson}`;
+    return { status: "FAILED", blockNumber, txError: message, error: { message, solana: { transactionErrorJson } } };
+  }
+  if (status.confirmationStatus === "confirmed" || status.confirmationStatus === "finalized") {
+    return { status: "INCLUDED", blockNumber };
+  }
+  return undefined;
+};

@@ -1,0 +1,81 @@
+/**
+ * The few Solana JSON-RPC calls a send makes, typed: the latest blockhash, broadcasting a signed transaction
+ * (base64) and signature statuses, over the chain's backend (`chains/registry.ts`). Failures are the
+ * backend's: `ChainRpcError` when the node refused (a failed preflight keeps its `{ err, logs }` as `data`),
+ * `ChainUnreachable` when it did not answer; a malformed answer counts as no answer, as in `evm-rpc.ts`.
+ *
+ * @module
+ */
+import { base64 } from "@scure/base";
+import type { ChainBackend } from "./registry.js";
+import { ChainUnreachable } from "./rpc.js";
+
+/** A recent blockhash and the last block height at which a transaction using it can land. */
+export interface LatestBlockhash {
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+}
+
+/** How far a cluster has confirmed a transaction. */
+export type Commitment = "processed" | "confirmed" | "finalized";
+
+/** One entry of `getSignatureStatuses`: where the transaction landed and whether it failed. */
+export interface SignatureStatus {
+  readonly slot: bigint;
+  /** The transaction error as the node reports it (a name or `{ Name: detail }`); null when it succeeded. */
+  readonly err: unknown;
+  readonly confirmationStatus: Commitment | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A typed view of one Solana cluster's backend. */
+export class SolanaRpc {
+  constructor(readonly backend: ChainBackend) {}
+
+  async latestBlockhash(): Promise<LatestBlockhash> {
+    const method = "getLatestBlockhash";
+    const result = await this.backend.request(method, [{ commitment: "confirmed" }]);
+    const value = isRecord(result) ? result.value : undefined;
+    if (!isRecord(value) || typeof value.blockhash !== "string" || typeof value.lastValidBlockHeight !== "number") {
+      throw new ChainUnreachable(method, "the answer holds no blockhash");
+    }
+    return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight) };
+  }
+
+  /**
+   * Broadcasts a signed wire transaction, the node simulating it first (preflight) so a transaction that
+   * would fail is refused rather than charged. Resolves to the signature the node reports (base58).
+   */
+  async sendTransaction(wire: Uint8Array): Promise<string> {
+    const method = "sendTransaction";
+    const result = await this.backend.request(method, [
+      base64.encode(wire),
+      { encoding: "base64", skipPreflight: false, preflightCommitment: "confirmed" },
+    ]);
+    if (typeof result !== "string") throw new ChainUnreachable(method, "the answer holds no signature");
+    return result;
+  }
+
+  /** The status of each signature, null for one the node does not know (yet). */
+  async signatureStatuses(signatures: readonly string[]): Promise<(SignatureStatus | null)[]> {
+    const method = "getSignatureStatuses";
+    const result = await this.backend.request(method, [signatures, { searchTransactionHistory: true }]);
+    const value = isRecord(result) ? result.value : undefined;
+    if (!Array.isArray(value) || value.length !== signatures.length) {
+      throw new ChainUnreachable(method, `the answer holds no list of ${signatures.length} statuses`);
+    }
+    return value.map((entry): SignatureStatus | null => {
+      if (!isRecord(entry)) return null;
+      const commitment = entry.confirmationStatus;
+      return {
+        slot: BigInt(typeof entry.slot === "number" ? entry.slot : 0),
+        err: entry.err ?? null,
+        confirmationStatus:
+          commitment === "processed" || commitment === "confirmed" || commitment === "finalized" ? commitment : null,
+      };
+    });
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * `sol_send_transaction` (`ACTIVITY_TYPE_SOL_SEND_TRANSACTION` with `signWith`, `_V2` with `signWiths`):
+ * signs a Solana transaction with this organization's key and broadcasts it to the chain the host named for
+ * `caip2` (engine option `chains`), answering with a `sendTransactionStatusId` that
+ * `get_send_transaction_status` follows to INCLUDED or FAILED.
+ *
+ * - Policies decide it exactly as `sign_transaction` with `TRANSACTION_TYPE_SOLANA`: `solana.tx` (with stored
+ *   IDLs), and `wallet`/`wallet_account` or `private_key` of the signing key. A denial stops it before the
+ *   chain is asked anything.
+ * - The signing key is the one `signWith` (or each of `signWiths`) names, plus every other required signer of
+ *   the message this organization holds. Policies judge one signing key per activity, so a send that would
+ *   sign with several of the organization's keys is refused rather than signed by keys no policy saw.
+ * - `recentBlockhash`, when given, replaces the message's blockhash before the decision (policies see the one
+ *   sent). A message whose blockhash is the all-zero placeholder gets the cluster's latest instead.
+ * - A required signer left without a signature is refused before broadcasting, naming it.
+ * - The node simulates before accepting (preflight): a transaction that would fail is refused with the
+ *   node's error and logs (`details.solana`), and nothing is recorded. A node that does not answer fails the
+ *   activity as UNAVAILABLE; the same body again replays that failure, so nothing is broadcast twice.
+ * - `sponsor: true` (Turnkey's gas station) is refused: custodian holds no fee-paying account for Solana.
+ *
+ * `unsignedTransaction` is the whole serialized transaction (zeroed signature slots, then the message) in
+ * hex, as the examples send it to both versions, or in base64, as the API description says of version 1.
+ *
+ * @module
+ */
+import { base64 } from "@scure/base";
+import * as v from "valibot";
+import { chainFailure } from "../chains/errors.js";
+import { type ChainRegistry, caip2Namespace } from "../chains/registry.js";
+import { ChainRpcError } from "../chains/rpc.js";
+import { recordBroadcast } from "../chains/send-status.js";
+import { SolanaRpc } from "../chains/solana-rpc.js";
+import { hexToBytes } from "../crypto/bytes.js";
+import { MAX_UNSIGNED_TRANSACTION_LENGTH, type TransactionSigningKey } from "../crypto/tx/index.js";
+import { PLACEHOLDER_BLOCKHASH, parseSolanaSendable, type SolanaSendable } from "../crypto/tx/solana.js";
+import type { DataReader } from "../engine/data.js";
+import { CustodyError, invalidArgument } from "../errors.js";
+import { defineActivity, type PolicyTargetData } from "./define.js";
+import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
+import { signingIdentity, storedInterfaces } from "./transactions.js";
+
+const FIELDS = {
+  unsignedTransaction: "parameters.unsignedTransaction",
+  signWith: "parameters.signWith",
+  signWiths: "parameters.signWiths",
+  caip2: "parameters.caip2",
+  recentBlockhash: "parameters.recentBlockhash",
+  sponsor: "parameters.sponsor",
+} as const;
+
+const address = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(64));
+const common = {
+  unsignedTransaction: v.pipe(
+    v.string(),
+    v.minLength(1, "must not be empty"),
+    v.maxLength(MAX_UNSIGNED_TRANSACTION_LENGTH, `must be at most ${MAX_UNSIGNED_TRANSACTION_LENGTH} characters`),
+  ),
+  sponsor: v.optional(v.boolean()),
+  caip2: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128)),
+  recentBlockhash: v.optional(v.pipe(v.string(), v.minLength(32), v.maxLength(44))),
+};
+
+/** The same cluster under its other CAIP-2 spellings (swagger: aliases are normalized to canonical ids). */
+const EQUIVALENT_IDS: readonly (readonly string[])[] = [
+  ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:mainnet", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"],
+  ["solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "solana:devnet", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"],
+];
+
+type Parameters = {
+  unsignedTransaction: string;
+  signWith?: string;
+  signWiths?: string[];
+  caip2: string;
+  recentBlockhash?: string | undefined;
+  sponsor?: boolean | undefined;
+};
+
+/** The hex (any case, optional `0x`) or base64 bytes of `unsignedTransaction`. */
+function transactionBytes(encoded: string): Uint8Array {
+  const digits = encoded.startsWith("0x") ? encoded.slice(2) : encoded;
+  if (digits.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(digits)) return hexToBytes(digits);
+  try {
+    return base64.decode(encoded);
+  } catch {
+    throw invalidArgument(`${FIELDS.unsignedTransaction} is neither hex nor base64`, FIELDS.unsignedTransaction);
+  }
+}
+
+/** The transaction as the request describes it: decoded, with `recentBlockhash` applied. */
+function requestedTransaction(params: Parameters): SolanaSendable {
+  const sendable = parseSolanaSendable(transactionBytes(params.unsignedTransaction), FIELDS.unsignedTransaction);
+  return params.recentBlockhash === undefined
+    ? sendable
+    : sendable.withBlockhash(params.recentBlockhash, FIELDS.recentBlockhash);
+}
+
+/** The named signers, with the field that named each. */
+function namedSigners(params: Parameters): { address: string; field: string }[] {
+  if (params.signWiths !== undefined) {
+    return params.signWiths.map((signer, index) => ({ address: signer, field: `${FIELDS.signWiths}[${index}]` }));
+  }
+  return [{ address: params.signWith ?? "", field: FIELDS.signWith }];
+}
+
+interface Signer {
+  readonly target: SigningTarget;
+  readonly named: string;
+  readonly field: string;
+}
+
+/**
+ * The organization's keys that sign: each named signer (NOT_FOUND when the organization holds none), then
+ * every other required signer of the message it holds, once per key.
+ */
+async function signersOf(
+  data: DataReader,
+  organizationId: string,
+  params: Parameters,
+  sendable: SolanaSendable,
+): Promise<Signer[]> {
+  const signers: Signer[] = [];
+  const keyOf = (target: SigningTarget) => (target.kind === "walletAccount" ? target.account.id : target.privateKey.id);
+  const add = (signer: Signer) => {
+    if (!signers.some((known) => keyOf(known.target) === keyOf(signer.target))) signers.push(signer);
+  };
+  for (const { address: named, field } of namedSigners(params)) {
+    add({ target: await resolveSigningTarget(data, organizationId, named, field), named, field });
+  }
+  for (const required of sendable.signers) {
+    const target = await resolveSigningTarget(data, organizationId, required, FIELDS.unsignedTransaction).catch(
+      () => undefined,
+    );
+    if (target) add({ target, named: required, field: FIELDS.unsignedTransaction });
+  }
+  return signers;
+}
+
+/** Exactly one key signs: policies judge one signing key per activity (see the module comment). */
+function onlySigner(signers: readonly Signer[]): Signer {
+  const [first, ...others] = signers;
+  if (!first) throw new CustodyError("INTERNAL", "no signer resolved");
+  if (others.length > 0) {
+    throw new CustodyError(
+      "FAILED_PRECONDITION",
+      `the transaction would be signed by ${signers.length} of this organization's keys (${signers
+        .map((signer) => signer.named)
+        .join(
+          ", ",
+        )}); policies judge one signing key per activity, so send it with one of them signing and the others' signatures already in place`,
+      { field: first.field, reason: "SEVERAL_SIGNING_KEYS", signers: signers.map((signer) => signer.named) },
+    );
+  }
+  return first;
+}
+
+/** The configured backend of `caip2`, under any of its spellings; FAILED_PRECONDITION naming it otherwise. */
+function backendOf(services: { chains: ChainRegistry }, caip2: string) {
+  if (caip2Namespace(caip2) !== "solana") {
+    throw invalidArgument(`${FIELDS.caip2} must be a Solana CAIP-2 chain id (solana:...), got ${caip2}`, FIELDS.caip2);
+  }
+  const spellings = EQUIVALENT_IDS.find((ids) => ids.includes(caip2)) ?? [caip2];
+  const configured = spellings.find((id) => services.chains.find(id) !== undefined);
+  return { caip2: configured ?? caip2, backend: services.chains.require(configured ?? caip2, FIELDS.caip2) };
+}
+
+/** What a preflight refusal tells (swagger `v1SolanaFailureDetails`). */
+function preflightDetails(error: ChainRpcError): Record<string, unknown> {
+  const data = (error.data ?? {}) as { err?: unknown; logs?: unknown };
+  return {
+    source: "preflight",
+    rpcCode: error.code,
+    rpcMessage: error.rpcMessage,
+    ...(data.err === undefined ? {} : { transactionErrorJson: JSON.stringify(data.err) }),
+    ...(Array.isArray(data.logs) ? { logs: data.logs.map(String) } : {}),
+  };
+}
+
+const versions = [
+  {
+    type: "ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2",
+    intent: "solSendTransactionIntentV2",
+    result: "solSendTransactionResultV2",
+    parameters: v.object({
+      ...common,
+      signWiths: v.pipe(v.array(address), v.minLength(1, "must name a signer"), v.maxLength(16)),
+    }),
+  },
+  {
+    type: "ACTIVITY_TYPE_SOL_SEND_TRANSACTION",
+    intent: "solSendTransactionIntent",
+    result: "solSendTransactionResult",
+    parameters: v.object({ ...common, signWith: address }),
+  },
+] as const;
+
+export const solSendTransaction = defineActivity({
+  method: "solSendTransaction",
+  path: "sol_send_transaction",
+  versions,
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params): Promise<PolicyTargetData> {
+    const { data, organization } = context;
+    const sendable = requestedTransaction(params);
+    const interfaces = await storedInterfaces(data, organization.id, sendable.parsed);
+    // Unknown signers show nothing here; the handler reports them (NOT_FOUND, several keys).
+    const signers = await signersOf(data, organization.id, params, sendable).catch(() => []);
+    const [only] = signers;
+    if (!only || signers.length > 1) return sendable.parsed.policyData({ interfaces });
+    return {
+      ...(await signingTargetPolicyData(data, only.target)),
+      ...sendable.parsed.policyData({ interfaces, signer: signingIdentity(only.target, only.named) }),
+    };
+  },
+  async handler(context, params) {
+    const { data, organization, services } = context;
+    if (params.sponsor === true) {
+      throw new CustodyError(
+        "UNIMPLEMENTED",
+        `${FIELDS.sponsor}: custodian has no Solana gas station; send with sponsor false and a fee payer this organization holds`,
+        { field: FIELDS.sponsor, reason: "SPONSOR_UNSUPPORTED" },
+      );
+    }
+    let sendable = requestedTransaction(params);
+    const signer = onlySigner(await signersOf(data, organization.id, params, sendable));
+    const { caip2, backend } = backendOf(services, params.caip2);
+    const rpc = new SolanaRpc(backend);
+    if (params.recentBlockhash === undefined && sendable.blockhash === PLACEHOLDER_BLOCKHASH) {
+      const latest = await rpc.latestBlockhash().catch((error: unknown) => {
+        throw chainFailure(error, caip2, "fetch a recent blockhash", FIELDS.caip2);
+      });
+      sendable = sendable.withBlockhash(latest.blockhash, FIELDS.recentBlockhash);
+    }
+    const key: TransactionSigningKey = {
+      ...signingIdentity(signer.target, signer.named),
+      signer: await signerOf(data, services, signer.target),
+    };
+    const { wire, signature } = sendable.sign([key], signer.field);
+    try {
+      await rpc.sendTransaction(wire);
+    } catch (error) {
+      const failure = chainFailure(error, caip2, "broadcast the transaction", FIELDS.unsignedTransaction);
+      if (!(error instanceof ChainRpcError)) throw failure;
+      throw new CustodyError(failure.code, failure.message, {
+        ...failure.details,
+        signature,
+        solana: preflightDetails(error),
+      });
+    }
+    const sendTransactionStatusId = await recordBroadcast(data, {
+      id: context.newId(),
+      organizationId: organization.id,
+      activityId: context.activityId,
+      fingerprint: context.fingerprint,
+      caip2,
+      sent: { solana: { signature } },
+      now: context.now,
+    });
+    return { sendTransactionStatusId };
+  },
+});
