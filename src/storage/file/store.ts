@@ -15,8 +15,8 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { CustodyError } from "../../errors.js";
-import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import { ProcessLeases } from "../leases.js";
+import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { createDirectory } from "./files.js";
