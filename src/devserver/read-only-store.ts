@@ -26,6 +26,9 @@ export function readOnly(store: Store): Store {
         return work(tx);
       }),
     read: (work) => store.read(work),
+    // A lease writes nothing into the data; a read-only tool has no use for one, so it is refused too.
+    claim: async () => refuse(),
+    release: async () => refuse(),
     close: () => store.close(),
   };
 }

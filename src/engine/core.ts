@@ -100,7 +100,8 @@ export interface CustodyEngineOptions {
   messageSender?: MessageSender;
   /**
    * Send webhook deliveries from this engine (default `true`). Turn it off for an engine that only reads a
-   * store (a tool inspecting a data directory), or for all but one of several engines sharing a store.
+   * store (a tool inspecting a data directory). Several engines sharing a store may all dispatch: each takes
+   * deliveries under a lease (`webhookDelivery.leaseMs`), so a delivery is sent by one of them at a time.
    * Deliveries are still queued by activities; an engine that dispatches sends them.
    */
   deliverWebhooks?: boolean;

@@ -216,6 +216,10 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
   const failureWrites: ((data: DataWriter) => Promise<void>)[] = [];
   try {
     return await core.store.transaction(async (tx) => {
+      // A store may run this callback again after a serialization conflict (PostgresStore): what an earlier
+      // run noted must not leak into this one, or a failure would be recorded with its writes twice.
+      failed = undefined;
+      failureWrites.length = 0;
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
       if (existingId !== undefined) return replay(data, existingId, principal, now);

@@ -12,8 +12,10 @@
  * @module
  */
 import { CustodyError, invalidArgument } from "../errors.js";
+import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
+  type ClaimOptions,
   type ListOptions,
   type Placement,
   type Store,
@@ -367,6 +369,7 @@ const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
 export class MemoryStore implements Store {
   private state = new CommittedState();
   private readonly readers = new ReaderGate();
+  private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -397,6 +400,17 @@ export class MemoryStore implements Store {
     } finally {
       this.readers.leave();
     }
+  }
+
+  /** Leases committed records; leases live in this object, like the data (see `Store.claim`). */
+  async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
+    this.assertOpen();
+    return this.leases.claim(this.state, collection, scope, options);
+  }
+
+  async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
+    this.assertOpen();
+    this.leases.release(this.state, collection, ids, owner);
   }
 
   /**

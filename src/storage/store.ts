@@ -64,6 +64,23 @@ export interface StoreTransaction extends StoreReader {
   delete(collection: string, id: string): Promise<void>;
 }
 
+/**
+ * A request to lease records of one scope (see {@link Store.claim}). Times are the caller's clock in ms; instances
+ * sharing a store must keep their clocks roughly in step (a lease is only as exact as the clocks).
+ */
+export interface ClaimOptions {
+  /** Who takes the leases: an id unique to one running instance. */
+  owner: string;
+  /** Now: leases that end at or before it are free. */
+  now: number;
+  /** When the leases taken end, unless released or their record is written first. */
+  until: number;
+  /** At most this many records (at least 1). */
+  limit: number;
+  /** Only records whose id sorts before this one (exclusive). */
+  before?: string;
+}
+
 /** A transactional store. */
 export interface Store {
   /**
@@ -73,6 +90,16 @@ export interface Store {
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Runs `work` against a consistent view of committed data. */
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
+  /**
+   * Leases up to `limit` committed records of `scope`, lowest ids first, to `options.owner` until `options.until`,
+   * skipping records under a lease that has not ended (the owner's own included), and returns them. Two callers
+   * never both get a record whose lease has not ended, even from different processes sharing the store. A lease
+   * is not part of the record: it ends at `until`, on {@link Store.release}, or when a transaction puts or deletes
+   * the record. A single-process store may keep leases in memory (no other process can claim from it).
+   */
+  claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]>;
+  /** Ends the leases `owner` holds on these records, so any caller may claim them at once. Others are untouched. */
+  release(collection: string, ids: readonly string[], owner: string): Promise<void>;
   /** Releases files, locks and connections. */
   close(): Promise<void>;
   /**

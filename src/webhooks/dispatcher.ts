@@ -4,22 +4,31 @@
  * beside the engine, never inside a submission: a commit only wakes it, so a slow or dead receiver costs
  * `submit` nothing. State lives in the store, so a new engine on the same store resumes what was pending.
  *
- * Delivery is at least once: an attempt cut short by `close()` (or a crash) is not recorded, and the event
- * is sent again, with the same event id, by the next dispatcher.
+ * Several engines may share one store (PostgreSQL). Each dispatcher takes the due head of the queue with
+ * `Store.claim`: a lease in its own name, for `leaseMs`, so no other dispatcher sends that delivery meanwhile.
+ * Recording the outcome replaces the queue entry, which ends the lease; an attempt abandoned by `close()` or a
+ * store failure releases it. A dispatcher that dies (a crash, SIGKILL) keeps its leases until they end; then
+ * any other dispatcher takes the deliveries over. Dispatchers are woken by their own engine's commits and
+ * otherwise look at the queue every quarter lease, which is how work left by a dead peer is found.
+ *
+ * Delivery is at least once: an attempt cut short by `close()` or a crash is not recorded, and the event is
+ * sent again, with the same event id, by the next dispatcher to take it. A crash after the receiver answered
+ * and before the outcome was recorded therefore sends the event twice; receivers deduplicate on the event id.
  *
  * Events are taken oldest-due first, but with `concurrency` above 1, or after a retry, they can arrive out
  * of order; a receiver orders an activity's versions by its `updatedAt` and status.
  *
  * @module
  */
+import { randomUUID } from "node:crypto";
 import { utf8ToBytes } from "../crypto/bytes.js";
-import { DataReader, DataWriter } from "../engine/data.js";
+import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../engine/data.js";
 import type { Clock, RandomSource } from "../engine/random.js";
 import type { WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
 import { CustodyError } from "../errors.js";
 import type { Store } from "../storage/store.js";
 import { deliveryHeaders } from "./headers.js";
-import { type DeliveryUpdate, dropQueueEntry, queueHead, settleDelivery } from "./outbox.js";
+import { type DeliveryUpdate, dropQueueEntry, queueKey, settleDelivery } from "./outbox.js";
 import { backoffMs, verdictOf, type WebhookDeliverySettings } from "./retry.js";
 import type { WebhookSigner } from "./signer.js";
 import { type CurrentTarget, currentTarget } from "./targets.js";
@@ -40,6 +49,9 @@ export interface DispatcherDependencies {
   readonly onError?: (error: unknown) => void;
 }
 
+/** The outbox queue's collection. */
+const QUEUE = "webhookQueue";
+
 type Loaded = { stale: true } | { stale: false; delivery: WebhookDeliveryRecord; target: CurrentTarget };
 
 export class WebhookDispatcher {
@@ -53,9 +65,15 @@ export class WebhookDispatcher {
   /** After an unexpected failure (a store error), scans wait until then, so a broken store is not spun on. */
   #pausedUntil = 0;
   #failures = 0;
+  /**
+   * Whose leases this dispatcher takes: unique to it, so an engine restarted on the store is a new owner. Not
+   * from the engine's random source, which a seeded engine replays: two seeded engines must still differ.
+   */
+  readonly #owner: string;
 
   constructor(deps: DispatcherDependencies) {
     this.#deps = deps;
+    this.#owner = `dispatcher-${randomUUID()}`;
   }
 
   /** Starts dispatching, beginning with whatever an earlier engine left pending. Idempotent. */
@@ -100,6 +118,7 @@ export class WebhookDispatcher {
 
   #arm(delayMs: number): void {
     clearTimeout(this.#timer);
+    if (this.#closing.signal.aborted) return;
     this.#timer = setTimeout(() => this.wake(), Math.max(0, delayMs));
     // Pending retries alone do not keep a process alive; a host that serves requests is alive anyway.
     this.#timer.unref?.();
@@ -117,26 +136,47 @@ export class WebhookDispatcher {
     const { settings, clock, store } = this.#deps;
     const now = clock();
     if (now < this.#pausedUntil) return this.#arm(this.#pausedUntil - now);
+    // Another engine's new work, or work a dead one left, is found by looking again (see the module comment).
+    let nextLookMs = Math.max(1, Math.floor(settings.leaseMs / 4));
     const free = settings.concurrency - this.#inFlight.size;
     // A full house: the next completion wakes the dispatcher again.
-    if (free <= 0) return;
-    // In-flight entries may sit at the head; reading past them still finds `free` others.
-    const head = await store.read((reader) => queueHead(new DataReader(reader), free + this.#inFlight.size));
-    for (const entry of head) {
-      if (this.#closing.signal.aborted || this.#inFlight.size >= settings.concurrency) return;
-      if (this.#inFlight.has(entry.eventId)) continue;
-      if (entry.dueAtMs > now) return this.#arm(entry.dueAtMs - now);
-      this.#launch(entry);
+    if (free > 0) {
+      const claimed = await store.claim(QUEUE, WEBHOOK_QUEUE_SCOPE, {
+        owner: this.#owner,
+        now,
+        until: now + settings.leaseMs,
+        limit: free,
+        before: queueKey(now + 1, ""),
+      });
+      for (const entry of claimed as unknown as WebhookQueueRecord[]) {
+        // Only an attempt that outlived its lease could be claimed again while in flight; it is left to finish.
+        if (this.#inFlight.has(entry.eventId)) continue;
+        if (this.#closing.signal.aborted) {
+          await store.release(QUEUE, [entry.id], this.#owner);
+          continue;
+        }
+        this.#launch(entry);
+      }
+      if (this.#closing.signal.aborted) return;
     }
+    const [next] = await store.read((reader) =>
+      new DataReader(reader).list(QUEUE, WEBHOOK_QUEUE_SCOPE, { after: queueKey(now + 1, ""), limit: 1 }),
+    );
+    if (next !== undefined) nextLookMs = Math.min(nextLookMs, next.dueAtMs - now);
+    this.#arm(nextLookMs);
   }
 
   #launch(entry: WebhookQueueRecord): void {
     const run = this.#deliver(entry)
       .then(
-        () => {
+        async (done) => {
           this.#failures = 0;
+          if (!done) await this.#release(entry);
         },
-        (error: unknown) => this.#pause(error),
+        async (error: unknown) => {
+          this.#pause(error);
+          await this.#release(entry);
+        },
       )
       .finally(() => {
         this.#inFlight.delete(entry.eventId);
@@ -145,7 +185,18 @@ export class WebhookDispatcher {
     this.#inFlight.set(entry.eventId, run);
   }
 
-  async #deliver(entry: WebhookQueueRecord): Promise<void> {
+  /** Hands back a delivery this dispatcher took and did not settle, so any engine may take it at once. */
+  async #release(entry: WebhookQueueRecord): Promise<void> {
+    try {
+      await this.#deps.store.release(QUEUE, [entry.id], this.#owner);
+    } catch (error) {
+      // The lease still ends on its own; only the hand-over waits for it.
+      this.#deps.onError?.(error);
+    }
+  }
+
+  /** Makes one attempt (or settles without one); false when it was abandoned unrecorded (closing). */
+  async #deliver(entry: WebhookQueueRecord): Promise<boolean> {
     const { store, clock, settings, rules, signer } = this.#deps;
     const loaded = await store.read(async (reader): Promise<Loaded> => {
       const data = new DataReader(reader);
@@ -155,7 +206,7 @@ export class WebhookDispatcher {
     });
     if (loaded.stale) {
       await store.transaction((tx) => dropQueueEntry(new DataWriter(tx), entry));
-      return;
+      return true;
     }
     const { delivery, target } = loaded;
     if ("cancelled" in target) {
@@ -165,7 +216,7 @@ export class WebhookDispatcher {
         lastError: target.cancelled,
         now: clock(),
       });
-      return;
+      return true;
     }
 
     const attempt = delivery.attempts + 1;
@@ -190,7 +241,7 @@ export class WebhookDispatcher {
         },
         now: startedAtMs,
       });
-      return;
+      return true;
     }
 
     await this.#deps.openSigner();
@@ -205,7 +256,7 @@ export class WebhookDispatcher {
       signal: this.#closing.signal,
     });
     const verdict = verdictOf(outcome);
-    if (verdict.kind === "aborted") return;
+    if (verdict.kind === "aborted") return false;
 
     const finishedAtMs = clock();
     const statusCode = outcome.kind === "response" ? outcome.status : null;
@@ -218,7 +269,7 @@ export class WebhookDispatcher {
         attempt: { ...record, error: null, outcome: "DELIVERED" },
         now: finishedAtMs,
       });
-      return;
+      return true;
     }
     const exhausted = verdict.kind === "retry" && attempt >= settings.maxAttempts;
     if (verdict.kind === "failed" || exhausted) {
@@ -230,7 +281,7 @@ export class WebhookDispatcher {
         attempt: { ...record, error, outcome: "FAILED" },
         now: finishedAtMs,
       });
-      return;
+      return true;
     }
     await this.#settle(delivery, {
       status: "PENDING",
@@ -239,6 +290,7 @@ export class WebhookDispatcher {
       attempt: { ...record, error: verdict.error, outcome: "RETRY" },
       now: finishedAtMs,
     });
+    return true;
   }
 
   #settle(delivery: WebhookDeliveryRecord, update: DeliveryUpdate): Promise<void> {

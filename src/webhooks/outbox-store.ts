@@ -8,7 +8,15 @@
  * @module
  */
 import { DataWriter } from "../engine/data.js";
-import type { ListOptions, Placement, Store, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
+import type {
+  ClaimOptions,
+  ListOptions,
+  Placement,
+  Store,
+  StoredRecord,
+  StoreReader,
+  StoreTransaction,
+} from "../storage/store.js";
 import { type EnqueueContext, enqueueActivityUpdates, enqueueSendStatusUpdates } from "./outbox.js";
 
 /**
@@ -86,6 +94,14 @@ export class OutboxStore implements Store {
 
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     return this.inner.read(work);
+  }
+
+  claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
+    return this.inner.claim(collection, scope, options);
+  }
+
+  release(collection: string, ids: readonly string[], owner: string): Promise<void> {
+    return this.inner.release(collection, ids, owner);
   }
 
   close(): Promise<void> {

@@ -21,6 +21,12 @@ export interface WebhookDeliverySettings {
   initialBackoffMs: number;
   /** Longest delay between attempts (ms). Default 10 min. */
   maxBackoffMs: number;
+  /**
+   * How long a dispatcher holds a delivery it took (ms): engines sharing a store leave it alone meanwhile,
+   * and take it over once the lease ends, should the holder have died. Longer than `timeoutMs`; default
+   * 60 s or three attempt deadlines, whichever is longer. Dispatchers also look for such work every quarter lease.
+   */
+  leaseMs: number;
 }
 
 export const DEFAULT_DELIVERY_SETTINGS: Readonly<WebhookDeliverySettings> = {
@@ -29,6 +35,7 @@ export const DEFAULT_DELIVERY_SETTINGS: Readonly<WebhookDeliverySettings> = {
   maxAttempts: 8,
   initialBackoffMs: 1_000,
   maxBackoffMs: 10 * 60_000,
+  leaseMs: 60_000,
 };
 
 /** What an attempt's outcome means for the delivery. */

@@ -51,7 +51,7 @@ function deliverySettings(given: Partial<WebhookDeliverySettings> = {}): Webhook
   for (const key of Object.keys(DEFAULT_DELIVERY_SETTINGS) as (keyof WebhookDeliverySettings)[]) {
     const value = given[key];
     if (value === undefined) continue;
-    const minimum = key === "concurrency" || key === "maxAttempts" || key === "timeoutMs" ? 1 : 0;
+    const minimum = key === "concurrency" || key === "maxAttempts" || key === "timeoutMs" || key === "leaseMs" ? 1 : 0;
     if (!Number.isSafeInteger(value) || value < minimum) {
       throw invalidArgument(
         `webhookDelivery.${key} must be an integer of at least ${minimum}`,
@@ -62,6 +62,16 @@ function deliverySettings(given: Partial<WebhookDeliverySettings> = {}): Webhook
       );
     }
     settings[key] = value;
+  }
+  if (given.leaseMs === undefined) {
+    settings.leaseMs = Math.max(DEFAULT_DELIVERY_SETTINGS.leaseMs, 3 * settings.timeoutMs);
+  } else if (settings.leaseMs <= settings.timeoutMs) {
+    // A lease shorter than an attempt would let a second engine send a delivery still in flight.
+    throw invalidArgument(
+      "webhookDelivery.leaseMs must be longer than webhookDelivery.timeoutMs",
+      "webhookDelivery.leaseMs",
+      { reason: "INVALID_WEBHOOK_SETTING" },
+    );
   }
   return settings;
 }

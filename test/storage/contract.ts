@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Store, UniqueKeyViolation } from "../../src/storage/store.js";
+import { expectCustodyError } from "../support/custody-error.js";
 
 /** Opens a fresh, empty store. */
 export type OpenStore = () => Promise<Store>;
@@ -305,6 +306,100 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
       expect(readsStarted).toBeLessThan(maxReads);
       await store.read(async (r) => expect(await r.get("things", "a")).toEqual({ id: "a", value: 1 }));
       await store.close();
+    });
+
+    it("leases the lowest ids of a scope to one owner at a time, until the lease ends", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        for (const n of [4, 0, 3, 1, 2, 5]) await tx.put("jobs", { id: pad(n), n }, { scope: "q" });
+        await tx.put("jobs", { id: pad(9) }, { scope: "elsewhere" });
+      });
+      const ids = (records: { id: string }[]) => records.map((x) => x.id);
+      const lease = (owner: string, now: number, limit: number, before?: string) =>
+        store.claim("jobs", "q", { owner, now, until: now + 100, limit, ...(before ? { before } : {}) });
+      // Records come back whole, lowest ids first, at most `limit`, and only below `before`.
+      expect(await lease("a", 1000, 2)).toEqual([
+        { id: pad(0), n: 0 },
+        { id: pad(1), n: 1 },
+      ]);
+      expect(ids(await lease("b", 1000, 10, pad(4)))).toEqual([pad(2), pad(3)]);
+      // Held records are skipped by everyone, their holder included.
+      expect(ids(await lease("a", 1050, 10))).toEqual([pad(4), pad(5)]);
+      expect(await lease("c", 1099, 10)).toEqual([]);
+      // A lease ends at `until`: at 1100 the first two are free again; the others were taken at 1050.
+      expect(ids(await lease("c", 1100, 10))).toEqual([pad(0), pad(1), pad(2), pad(3)]);
+      expect(await store.claim("jobs", "empty", { owner: "a", now: 0, until: 1, limit: 5 })).toEqual([]);
+      await store.close();
+    });
+
+    it("ends a lease on release by its owner and when a transaction writes the record", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        for (const n of [0, 1, 2]) await tx.put("jobs", { id: pad(n), v: 1 }, { scope: "q" });
+      });
+      const claim = (owner: string) =>
+        store.claim("jobs", "q", { owner, now: 0, until: 1_000_000, limit: 10 }).then((r) => r.map((x) => x.id));
+      expect(await claim("a")).toEqual([pad(0), pad(1), pad(2)]);
+      // Another owner's release changes nothing; the owner's own frees the record.
+      await store.release("jobs", [pad(0)], "b");
+      expect(await claim("b")).toEqual([]);
+      await store.release("jobs", [pad(0), "missing"], "a");
+      await store.release("jobs", [], "a");
+      // A put replaces the record and ends its lease; so does a delete, and a record put again starts free.
+      await store.transaction(async (tx) => {
+        await tx.put("jobs", { id: pad(1), v: 2 }, { scope: "q" });
+        await tx.delete("jobs", pad(2));
+      });
+      await store.transaction(async (tx) => tx.put("jobs", { id: pad(2), v: 3 }, { scope: "q" }));
+      expect(await store.claim("jobs", "q", { owner: "b", now: 0, until: 1_000_000, limit: 10 })).toEqual([
+        { id: pad(0), v: 1 },
+        { id: pad(1), v: 2 },
+        { id: pad(2), v: 3 },
+      ]);
+      // A lease is not data: the records read as they were written.
+      await store.read(async (r) => expect(await r.get("jobs", pad(0))).toEqual({ id: pad(0), v: 1 }));
+      await store.close();
+    });
+
+    it("gives each record to one of many owners claiming at once", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        for (let n = 0; n < 30; n++) await tx.put("jobs", { id: pad(n) }, { scope: "q" });
+      });
+      const rounds = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.claim("jobs", "q", { owner: `owner-${i}`, now: 0, until: 1_000_000, limit: 5 }),
+        ),
+      );
+      const claimed = rounds.flat().map((x) => x.id);
+      // 8 × 5 asked for, 30 there: every record went out, none twice.
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed.sort()).toEqual(Array.from({ length: 30 }, (_, n) => pad(n)));
+      await store.close();
+    });
+
+    it("refuses a claim without an owner or with a limit below one, and claims after close", async () => {
+      const store = await open();
+      await expectCustodyError(
+        store.claim("jobs", "q", { owner: "", now: 0, until: 1, limit: 1 }),
+        "INVALID_ARGUMENT",
+        "owner",
+      );
+      await expectCustodyError(
+        store.claim("jobs", "q", { owner: "a", now: 0, until: 1, limit: 0 }),
+        "INVALID_ARGUMENT",
+        "limit",
+      );
+      await expectCustodyError(
+        store.claim("jobs", "q", { owner: "a", now: Number.NaN, until: 1, limit: 1 }),
+        "INVALID_ARGUMENT",
+        "now",
+      );
+      await store.close();
+      await expectCustodyError(
+        store.claim("jobs", "q", { owner: "a", now: 0, until: 1, limit: 1 }),
+        "FAILED_PRECONDITION",
+      );
     });
   });
 }

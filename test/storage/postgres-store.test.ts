@@ -17,7 +17,37 @@ describe(`PostgresStore (${postgresKind})`, () => {
     const again = await PostgresStore.open(connection, { schema });
     expect(await again.read(async (r) => r.get("things", "a"))).toEqual({ id: "a" });
     await again.close();
-    expect(await queryDatabase(connection, `SELECT version FROM "${schema}".migrations`)).toEqual([{ version: 1 }]);
+    expect(await queryDatabase(connection, `SELECT version FROM "${schema}".migrations`)).toEqual([
+      { version: 1 },
+      { version: 2 },
+    ]);
+  });
+
+  it("shares records out between instances claiming from one schema at once, none twice", async () => {
+    const { connection, schema } = await testDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(connection, { schema })));
+    const [first] = stores as [PostgresStore];
+    await first.transaction(async (tx) => {
+      for (let n = 0; n < 40; n++) await tx.put("jobs", { id: `job-${String(n).padStart(3, "0")}` }, { scope: "q" });
+    });
+    const claimed = (
+      await Promise.all(
+        stores.flatMap((store, i) =>
+          [0, 1, 2].map((j) =>
+            store.claim("jobs", "q", { owner: `instance-${i}-${j}`, now: 0, until: 1e12, limit: 4 }),
+          ),
+        ),
+      )
+    )
+      .flat()
+      .map((x) => x.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed).toHaveLength(40);
+    // The lease survives the instance that took it: a store opened later sees it held, then ended at `until`.
+    const later = await PostgresStore.open(connection, { schema });
+    expect(await later.claim("jobs", "q", { owner: "later", now: 1e12 - 1, until: 2e12, limit: 50 })).toEqual([]);
+    expect(await later.claim("jobs", "q", { owner: "later", now: 1e12, until: 2e12, limit: 50 })).toHaveLength(40);
+    await Promise.all([...stores, later].map((store) => store.close()));
   });
 
   it("runs a conflicting transaction again, out of the caller's sight, until it commits", async () => {

@@ -47,7 +47,8 @@ export function startDevServer(args: readonly string[], options: ChildOptions = 
     child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   const stop = () => {
-    if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+    // A process already gone (exited, or killed by a signal) will not report its exit again.
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGINT");
     return exited;

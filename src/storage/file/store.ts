@@ -15,8 +15,9 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { CustodyError } from "../../errors.js";
+import { ProcessLeases } from "../leases.js";
 import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
-import type { Store, StoreReader, StoreTransaction } from "../store.js";
+import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { createDirectory } from "./files.js";
 import { FILES } from "./format.js";
@@ -86,6 +87,7 @@ export class FileStore implements Store {
   /** Data outlives the process: an engine on it needs the host's key-encryption key. */
   readonly durable = true;
   private readonly readers = new ReaderGate();
+  private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   /** Resolves when every journaled commit so far is applied to the durable state; rejects once a flush failed. */
   private applied: Promise<void> = Promise.resolve();
@@ -202,6 +204,20 @@ export class FileStore implements Store {
   async snapshot(): Promise<void> {
     this.assertOpen();
     await this.queueSnapshot();
+  }
+
+  /**
+   * Leases records of the durable state (what readers see). Leases are kept in memory only: the directory lock
+   * keeps every other process out, and a restart finds no instance left to hold one (see `Store.claim`).
+   */
+  async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
+    this.assertOpen();
+    return this.leases.claim(this.durableState, collection, scope, options);
+  }
+
+  async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
+    this.assertOpen();
+    this.leases.release(this.durableState, collection, ids, owner);
   }
 
   /** Waits for transactions in flight and a running snapshot, then closes the journal and releases the lock. */

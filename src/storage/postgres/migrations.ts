@@ -41,6 +41,12 @@ const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX unique_keys_by_record ON ${s}.unique_keys (collection, id)`,
     ],
   },
+  {
+    // Leases (Store.claim): who holds a record and until when (the caller's clock, in ms). Columns beside the
+    // body, so that taking one is an UPDATE that `FOR UPDATE SKIP LOCKED` can share out between instances.
+    version: 2,
+    statements: (s) => [`ALTER TABLE ${s}.records ADD COLUMN lease_owner text, ADD COLUMN lease_until bigint`],
+  },
 ];
 
 /** The newest schema version this code knows. */

@@ -5,9 +5,11 @@
  */
 import pg from "pg";
 import { CustodyError } from "../../errors.js";
-import type { Store, StoreReader, StoreTransaction } from "../store.js";
+import { checkClaim } from "../leases.js";
+import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
+import { decodeRecord } from "./records.js";
 import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
 import { PgTransaction } from "./transaction.js";
 
@@ -125,6 +127,62 @@ export class PostgresStore implements Store {
         reader.finish();
       }
     });
+  }
+
+  /**
+   * Leases records (see `Store.claim`) in one READ COMMITTED statement: `FOR UPDATE SKIP LOCKED` passes over rows
+   * another instance is claiming or writing at that moment instead of waiting for it, and the lease condition
+   * is checked again on each row as it is locked, so two instances never take the same record. Not run at
+   * SERIALIZABLE: a lease is not data, and the claim must not make transactions that read the rows conflict.
+   */
+  async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
+    this.assertOpen();
+    checkClaim(options);
+    const values: unknown[] = [collection, scope, options.owner, Math.floor(options.now), Math.ceil(options.until)];
+    let before = "";
+    if (options.before !== undefined) {
+      values.push(options.before);
+      before = ` AND id < $${values.length}`;
+    }
+    values.push(options.limit);
+    const limit = `$${values.length}`;
+    const rows = await withSession(this.pool, async (session, markBroken) => {
+      await session.query("BEGIN ISOLATION LEVEL READ COMMITTED");
+      try {
+        const result = await session.query(
+          `UPDATE ${this.schema}.records AS r SET lease_owner = $3, lease_until = $5
+           FROM (SELECT collection, id FROM ${this.schema}.records
+                 WHERE collection = $1 AND scope = $2${before} AND (lease_until IS NULL OR lease_until <= $4)
+                 ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS picked
+           WHERE r.collection = picked.collection AND r.id = picked.id
+           RETURNING r.id, r.body`,
+          values,
+        );
+        await session.query("COMMIT");
+        return result.rows;
+      } catch (error) {
+        await rollback(session, markBroken);
+        throw error;
+      }
+    });
+    // RETURNING follows no order; the contract hands records out lowest id first.
+    return rows
+      .map((row) => ({ id: row.id as string, body: row.body as string }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((row) => decodeRecord(row.body));
+  }
+
+  /** Ends `owner`'s leases on these records (see `Store.release`). */
+  async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
+    this.assertOpen();
+    if (ids.length === 0) return;
+    await withSession(this.pool, (session) =>
+      session.query(
+        `UPDATE ${this.schema}.records SET lease_owner = NULL, lease_until = NULL
+         WHERE collection = $1 AND id = ANY($2::text[]) AND lease_owner = $3`,
+        [collection, [...ids], owner],
+      ),
+    );
   }
 
   /** Whether the schema holds no record yet: a database no engine has written to. */

@@ -121,7 +121,7 @@ export class PgTransaction implements StoreTransaction {
     ]);
     await this.query(
       `INSERT INTO ${this.schema}.records (collection, id, scope, body) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body`,
+       ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL`,
       [collection, record.id, placement.scope, encodeRecord(record)],
     );
     for (const [index, key] of keys) {

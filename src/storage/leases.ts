@@ -1,0 +1,56 @@
+/**
+ * Leases for the single-process stores (memory, file): kept in memory beside the committed state, since no
+ * other process can claim from these stores. A lease is attached to the committed entry it was taken on, so
+ * a transaction that puts or deletes the record (a new entry, or none) ends it, as in PostgreSQL.
+ *
+ * @module
+ */
+import { invalidArgument } from "../errors.js";
+import type { CommittedState, Entry } from "./memory.js";
+import type { ClaimOptions, StoredRecord } from "./store.js";
+
+interface Lease {
+  readonly owner: string;
+  readonly until: number;
+}
+
+/** Refuses a claim no store could honour: an empty owner, a limit below one, times that are not numbers. */
+export function checkClaim(options: ClaimOptions): void {
+  if (typeof options.owner !== "string" || options.owner === "") {
+    throw invalidArgument("claim owner must be a non-empty string", "owner");
+  }
+  if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
+    throw invalidArgument("claim limit must be a whole number of at least 1", "limit");
+  }
+  if (!Number.isFinite(options.now)) throw invalidArgument("claim now must be a finite number", "now");
+  if (!Number.isFinite(options.until)) throw invalidArgument("claim until must be a finite number", "until");
+}
+
+/** The leases of one single-process store. */
+export class ProcessLeases {
+  readonly #leases = new WeakMap<Entry, Lease>();
+
+  /** Claims from `state` (see `Store.claim`). Synchronous, so nothing else runs between the look and the take. */
+  claim(state: CommittedState, collection: string, scope: string, options: ClaimOptions): StoredRecord[] {
+    checkClaim(options);
+    const claimed: StoredRecord[] = [];
+    for (const id of state.scopeIds(collection, scope)) {
+      if (claimed.length >= options.limit) break;
+      if (options.before !== undefined && id >= options.before) break;
+      const entry = state.entry(collection, id) as Entry;
+      const lease = this.#leases.get(entry);
+      if (lease !== undefined && lease.until > options.now) continue;
+      this.#leases.set(entry, { owner: options.owner, until: options.until });
+      claimed.push(entry.record);
+    }
+    return claimed;
+  }
+
+  /** Ends `owner`'s leases on these records of `state`. */
+  release(state: CommittedState, collection: string, ids: readonly string[], owner: string): void {
+    for (const id of ids) {
+      const entry = state.entry(collection, id);
+      if (entry !== undefined && this.#leases.get(entry)?.owner === owner) this.#leases.delete(entry);
+    }
+  }
+}
