@@ -12,11 +12,23 @@ export function canonicalJson(value: unknown): string {
     if (text === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
     return text;
   }
-  if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
-  const members = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${members.join(",")}}`;
+  // Built by concatenation, without the intermediate arrays of map/filter/join: this runs on every in-process call.
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (i > 0) out += ",";
+      out += item === undefined ? "null" : canonicalJson(item);
+    }
+    return `${out}]`;
+  }
+  const keys = Object.keys(value).sort();
+  let out = "{";
+  for (const key of keys) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) continue;
+    if (out.length > 1) out += ",";
+    out += `${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }

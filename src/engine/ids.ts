@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Clock, RandomSource } from "./random.js";
 
 /** Makes strictly increasing UUIDv7 strings from a clock and a random source. */
@@ -42,7 +41,15 @@ export class IdGenerator {
     bytes[6] = 0x70 | ((this.counter >>> 8) & 0x0f);
     bytes[7] = this.counter & 0xff;
     bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
-    const hex = bytesToHex(bytes);
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    // Built byte by byte from a table: every activity makes several ids, and hex-then-slice was 1.5% of one.
+    let text = "";
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) text += "-";
+      text += HEX[bytes[i] as number];
+    }
+    return text;
   }
 }
+
+/** Two lowercase hex digits of every byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));

@@ -19,6 +19,8 @@ function pathOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   return path;
 }
 
+const PARSE_CONFIG = { abortEarly: true } as const;
+
 /** Deeper than any request the HTTP adapter admits; past it values are left for the schema to refuse. */
 const MAX_DEPTH = 64;
 
@@ -28,21 +30,33 @@ const MAX_DEPTH = 64;
  * them and keeps them out of the recorded intent ("null/unset fields dropped"); the fingerprint is over
  * the raw body, so it is unaffected.
  */
-function withoutNulls(value: unknown, depth = 0): unknown {
-  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => withoutNulls(item, depth + 1));
+export function withoutNulls(value: unknown, maxDepth = MAX_DEPTH, depth = 0): unknown {
+  if (depth > maxDepth || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = withoutNulls(value[i], maxDepth, depth + 1);
+    return items;
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === null) continue;
+    const kept = withoutNulls(member, maxDepth, depth + 1);
     // defineProperty, not assignment: a "__proto__" member stays plain data.
-    if (member !== null)
-      Object.defineProperty(out, key, {
-        value: withoutNulls(member, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    else out[key] = kept;
   }
   return out;
+}
+
+/**
+ * An activity body with its nulls dropped once for both of its parses (the envelope, then its `parameters`
+ * with the row's schema), one level deeper than {@link parseWith} would go, since `parameters` sit one level
+ * down: the same values the two parses would each have made, for one copy instead of two.
+ */
+export function bodyWithoutNulls(body: unknown): unknown {
+  return withoutNulls(body, MAX_DEPTH + 1);
 }
 
 /** The options of a picklist issue, from its `expected` text (`("A" | "B")`); undefined when not one. */
@@ -72,9 +86,17 @@ function enumMessage(where: string, input: unknown, options: readonly string[]):
   return `${where}: ${shown} is not an accepted value (one of ${options.length}, e.g. ${examples})`;
 }
 
-/** Parses `value` with `schema` or throws `INVALID_ARGUMENT` for the first issue, naming its field. */
-export function parseWith<S extends AnySchema>(schema: S, value: unknown, prefix: string): v.InferOutput<S> {
-  const outcome = v.safeParse(schema, withoutNulls(value), { abortEarly: true });
+/**
+ * Parses `value` with `schema` or throws `INVALID_ARGUMENT` for the first issue, naming its field. `nullsDropped`
+ * says the caller already passed `value` through {@link withoutNulls}.
+ */
+export function parseWith<S extends AnySchema>(
+  schema: S,
+  value: unknown,
+  prefix: string,
+  nullsDropped = false,
+): v.InferOutput<S> {
+  const outcome = v.safeParse(schema, nullsDropped ? value : withoutNulls(value), PARSE_CONFIG);
   if (outcome.success) return outcome.output;
   const issue = outcome.issues[0];
   const field = pathOf(issue, prefix);

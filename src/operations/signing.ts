@@ -34,8 +34,33 @@ export type SigningTarget =
   | { kind: "walletAccount"; account: WalletAccountRecord }
   | { kind: "privateKey"; privateKey: PrivateKeyRecord };
 
+/**
+ * Targets already resolved, per reader (one transaction's view): a signing activity resolves `signWith` for its
+ * policy context and again in its handler, in the same transaction, which nothing between them writes to.
+ */
+const resolved = new WeakMap<DataReader, Map<string, SigningTarget>>();
+
 /** Resolves `signWith` in `organizationId`: an address first, then a private key id. */
 export async function resolveSigningTarget(
+  data: DataReader,
+  organizationId: string,
+  signWith: string,
+  field: string,
+): Promise<SigningTarget> {
+  const key = `${organizationId}\u0000${signWith}`;
+  let known = resolved.get(data);
+  const hit = known?.get(key);
+  if (hit) return hit;
+  const target = await lookUpSigningTarget(data, organizationId, signWith, field);
+  if (!known) {
+    known = new Map();
+    resolved.set(data, known);
+  }
+  known.set(key, target);
+  return target;
+}
+
+async function lookUpSigningTarget(
   data: DataReader,
   organizationId: string,
   signWith: string,

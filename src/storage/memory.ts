@@ -131,7 +131,18 @@ function scopeKey(collection: string, scope: string): string {
  * was a fifth to a third of an activity's CPU (#19). A caller changes a record by putting a new one.
  */
 function frozenCopy<T>(value: T): T {
+  // Frozen already: a stored record, or one its writer built frozen (the engine's `frozenRecord`).
+  if (Object.isFrozen(value)) return value;
   return deepFreeze(structuredClone(value));
+}
+
+/** A placement is strings only: copied by hand, since `structuredClone` cost more than the rest of a put (#19). */
+function frozenPlacement(placement: Placement): Placement {
+  if (Object.isFrozen(placement)) return placement;
+  const { scope, keys } = placement;
+  return Object.freeze(
+    "keys" in placement ? { scope, keys: keys === undefined ? keys : Object.freeze({ ...keys }) } : { scope },
+  );
 }
 
 function deepFreeze<T>(value: T): T {
@@ -257,7 +268,10 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, { record: frozenCopy(record), placement: frozenCopy(placement) });
+    nestedSet(this.writes, collection, record.id, {
+      record: frozenCopy(record),
+      placement: frozenPlacement(placement),
+    });
   }
 
   async delete(collection: string, id: string): Promise<void> {

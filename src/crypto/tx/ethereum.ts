@@ -82,8 +82,21 @@ function lowerHex(value: string): string {
  * Ed25519 key has no Ethereum address, and signing refuses it, naming signWith).
  */
 function senderOf(publicKey: Uint8Array): string {
-  return publicKey.length === SECP256K1_COMPRESSED_BYTES ? lowerHex(addr.fromPublicKey(publicKey)) : "";
+  if (publicKey.length !== SECP256K1_COMPRESSED_BYTES) return "";
+  // Decompressing the key and hashing it was 8% of a `sign_transaction`; a signing key signs again and again.
+  const key = bytesToHex(publicKey);
+  let sender = senders.get(key);
+  if (sender === undefined) {
+    sender = lowerHex(addr.fromPublicKey(publicKey));
+    if (senders.size >= MAX_SENDERS) senders.clear();
+    senders.set(key, sender);
+  }
+  return sender;
 }
+
+/** Sender addresses of recent signing keys (public data), by compressed public key hex. */
+const senders = new Map<string, string>();
+const MAX_SENDERS = 4096;
 
 /** The `eth.tx` keyword of a transaction (policy-language spec §2, EthereumTransaction). */
 function ethTx(
