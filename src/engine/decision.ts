@@ -7,7 +7,9 @@
  * @module
  */
 import { CustodyError } from "../errors.js";
-import { decide, evaluatePolicy, ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
+import { decideCompiled } from "../policy/decide.js";
+import { CompiledPolicy } from "../policy/evaluate-policy.js";
+import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
 import type { Decision, Policy, PolicyContext } from "../policy/types.js";
 import { buildPolicyContext, type PolicyContextInput } from "./policy-context.js";
 import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "./records.js";
@@ -31,21 +33,46 @@ function asPolicy(record: PolicyRecord): Policy {
   };
 }
 
+// Stored records are immutable (a change puts a new record), so a record compiled once stays compiled for
+// as long as the store hands out that object; a store that reads a new object each time compiles again,
+// from the expressions' cache. The fields are compared anyway, so a record changed in place is never
+// judged by its old expressions.
+const compiledRecords = new WeakMap<PolicyRecord, CompiledPolicy>();
+
+function compiledOf(record: PolicyRecord): CompiledPolicy {
+  const cached = compiledRecords.get(record);
+  if (cached !== undefined && sameFields(cached.policy, record)) return cached;
+  const compiled = new CompiledPolicy(asPolicy(record));
+  compiledRecords.set(record, compiled);
+  return compiled;
+}
+
+function sameFields(policy: Policy, record: PolicyRecord): boolean {
+  return (
+    policy.policyId === record.id &&
+    policy.policyName === record.policyName &&
+    policy.effect === record.effect &&
+    policy.condition === record.condition &&
+    policy.consensus === record.consensus &&
+    policy.time === record.time
+  );
+}
+
 /**
  * The ALLOW policies that apply to a pending activity (time active, condition true, neither failing) but
  * whose consensus is not met: a later vote can count under them. None for a root-quorum-only activity,
  * which only root users can move.
  */
-function openConsensusOf(policies: readonly Policy[], decision: Decision, context: PolicyContext) {
+function openConsensusOf(policies: readonly CompiledPolicy[], decision: Decision, context: PolicyContext) {
   const found: PolicyEvaluationRecord["openConsensus"] = [];
   const rootQuorumOnly = ROOT_QUORUM_ONLY_ACTIVITY_TYPES.includes(context.activity.type);
   if (decision.outcome !== "CONSENSUS_NEEDED" || rootQuorumOnly) return found;
-  for (const [i, policy] of policies.entries()) {
+  for (const [i, compiled] of policies.entries()) {
+    const { policy } = compiled;
     const { consensus } = policy;
     if (policy.effect !== "EFFECT_ALLOW" || consensus == null || consensus.trim() === "") continue;
     if (decision.evaluations[i]?.outcome === "OUTCOME_ALLOW") continue;
-    const applies = evaluatePolicy({ ...policy, consensus: null }, context).outcome === "OUTCOME_ALLOW";
-    if (applies) found.push({ policyId: policy.policyId as string, consensus });
+    if (compiled.appliesWithoutConsensus(context)) found.push({ policyId: policy.policyId as string, consensus });
   }
   return found;
 }
@@ -63,11 +90,11 @@ export interface DecideActivityInput extends PolicyContextInput {
 /** Decides an activity with the governing organization's current policies and root quorum. */
 export async function decideActivity(input: DecideActivityInput): Promise<ActivityDecision> {
   const records = await input.data.listAll("policies", input.governing.id);
-  const policies = records.map(asPolicy);
+  const policies = records.map(compiledOf);
   const context = await buildPolicyContext(input);
   const decision = confineSessionsToSubmitter(
-    decide({ policies, rootQuorum: input.governing.rootQuorum, context }),
-    policies,
+    decideCompiled(policies, input.governing.rootQuorum, context, true),
+    policies.map((compiled) => compiled.policy),
     context,
   );
   return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };

@@ -6,8 +6,17 @@
  * @module
  */
 
-import { evaluatePolicy } from "./evaluate-policy.js";
-import type { DecideInput, Decision, DecisionOutcome, DecisionReason, Outcome, PolicyContext } from "./types.js";
+import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
+import type {
+  DecideInput,
+  Decision,
+  DecisionOutcome,
+  DecisionReason,
+  Evaluation,
+  Outcome,
+  PolicyContext,
+  RootQuorum,
+} from "./types.js";
 import { ownField } from "./values.js";
 
 /** Activity types only the root quorum can approve; no ALLOW policy unlocks them. */
@@ -25,7 +34,23 @@ const NOT_APPLYING: readonly Outcome[] = ["OUTCOME_DENY_IMPLICIT", "OUTCOME_TIME
  * record always holds one evaluation per policy.
  */
 export function decide({ policies, rootQuorum, context }: DecideInput): Decision {
-  const evaluations = policies.map((policy) => evaluatePolicy(policy, context));
+  return decideCompiled(policies.map(compilePolicy), rootQuorum, context);
+}
+
+/**
+ * {@link decide} with policies compiled beforehand. With `shared`, the evaluation records without an error
+ * are each policy's frozen ones (see `CompiledPolicy.evaluate`).
+ *
+ * @internal
+ */
+export function decideCompiled(
+  policies: readonly CompiledPolicy[],
+  rootQuorum: RootQuorum,
+  context: PolicyContext,
+  shared = false,
+): Decision {
+  const evaluations: Evaluation[] = [];
+  for (const policy of policies) evaluations.push(policy.evaluate(context, shared));
   const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
 
   const approverIds = new Set(context.approvers.map((approver) => approver.id));

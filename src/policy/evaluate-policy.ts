@@ -17,101 +17,140 @@
  */
 
 import { CustodyError, isCustodyError } from "../errors.js";
-import { approverQuantifiers } from "./analysis.js";
-import type { Expr } from "./ast.js";
-import { EvaluationBudget, type EvaluationScope, evaluateNode } from "./evaluator.js";
-import { expressionError } from "./expression-errors.js";
-import { parseExpression } from "./parser.js";
-import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
+import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
 import type {
   Evaluation,
   EvaluationError,
+  Outcome,
   Policy,
   PolicyContext,
   PolicyCredential,
   PolicyExpressionField,
   PolicyUser,
 } from "./types.js";
-import { toValue } from "./values.js";
 
 /** Whether an expression field is absent: `undefined`, `null` or only whitespace. */
 export function isBlank(expression: string | null | undefined): expression is null | undefined {
   return expression == null || expression.trim() === "";
 }
 
-/** One evaluation pass over a context: a shared step budget and one reading of the trusted time. */
-class PolicySession {
-  private readonly budget = new EvaluationBudget();
-  private now: PolicyTimestamp | CustodyError | undefined;
-
-  constructor(private readonly context: PolicyContext) {}
-
-  scope(field: PolicyExpressionField, source: string): EvaluationScope {
-    return { source, field, context: this.context, budget: this.budget, now: () => this.trustedNow() };
-  }
-
-  /** Parses and evaluates `source`, which must give a bool. Throws a `CustodyError` otherwise. */
-  evaluateBoolean(field: PolicyExpressionField, source: string): { value: boolean; expr: Expr } {
-    const expr = parseExpression(source);
-    const value = evaluateNode(expr, this.scope(field, source));
-    if (typeof value !== "boolean") {
-      throw expressionError("POLICY_TYPE_MISMATCH", `a ${field} expression must give a bool`, expr.start);
-    }
-    return { value, expr };
-  }
-
-  /**
-   * The inferred pending rule (spec §3): a consensus that is not yet met can still be met if a current
-   * approver (or one of their credentials) satisfies the body of some quantifier over `approvers` or
-   * `credentials`, or if it has no such quantifier at all (`approvers.count() >= 2`).
-   */
-  someApproverCounts(consensus: Expr, source: string): boolean {
-    const quantifiers = approverQuantifiers(consensus);
-    if (quantifiers.length === 0) return true;
-    const scope = this.scope("consensus", source);
-    return quantifiers.some(({ keyword, variable, body }) => {
-      const members = this.context[keyword];
-      if (!Array.isArray(members)) return false;
-      return members.some((member) => {
-        try {
-          const value = toValue(member, () => keyword, body.start);
-          return evaluateNode(body, scope, { name: variable, value, parent: undefined }) === true;
-        } catch (error) {
-          // A body that fails for this member (for instance one reading an outer lambda variable) is simply not met.
-          if (isCustodyError(error)) return false;
-          throw error;
-        }
-      });
-    });
-  }
-
-  private trustedNow(): PolicyTimestamp {
-    if (this.now === undefined) {
-      const raw = this.context.time?.now;
-      try {
-        if (raw instanceof Date) this.now = PolicyTimestamp.fromDate(raw);
-        else if (typeof raw === "string") this.now = parseTimestamp(raw);
-        else throw expressionError("POLICY_MISSING_FIELD", "the trusted time (time.now) is not present");
-      } catch (error) {
-        if (!isCustodyError(error)) throw error;
-        this.now = error;
-      }
-    }
-    if (this.now instanceof CustodyError) throw this.now;
-    return this.now;
+/** An expression's bool, or the record of its failure. */
+function run(expression: CompiledExpression, session: PolicyRun): boolean | EvaluationError {
+  if (expression.failureRecord !== undefined) return { ...expression.failureRecord };
+  try {
+    return expression.evaluate(session);
+  } catch (error) {
+    if (!isCustodyError(error)) throw error;
+    return errorRecord(expression.field, error);
   }
 }
 
-type FieldResult = { ok: true; value: boolean; expr: Expr } | { ok: false; error: EvaluationError };
+function compiledField(
+  field: PolicyExpressionField,
+  source: string | null | undefined,
+): CompiledExpression | undefined {
+  return isBlank(source) ? undefined : compileExpression(field, source);
+}
 
-function run(session: PolicySession, field: PolicyExpressionField, source: string): FieldResult {
-  try {
-    return { ok: true, ...session.evaluateBoolean(field, source) };
-  } catch (error) {
-    if (!isCustodyError(error)) throw error;
-    const position = error.details.position;
-    return { ok: false, error: { field, message: error.message, ...(position === undefined ? {} : { position }) } };
+/**
+ * A policy compiled for evaluation: its expressions compiled (blank ones absent), and the records of the
+ * outcomes that carry no error built once, frozen, to be shared by every decision that gives them.
+ */
+export class CompiledPolicy {
+  readonly time: CompiledExpression | undefined;
+  readonly condition: CompiledExpression | undefined;
+  readonly consensus: CompiledExpression | undefined;
+  private readonly records = new Map<Outcome, Evaluation>();
+
+  constructor(readonly policy: Policy) {
+    this.time = compiledField("time", policy.time);
+    this.condition = compiledField("condition", policy.condition);
+    this.consensus = compiledField("consensus", policy.consensus);
   }
+
+  /** Whether this was compiled from a policy with the same fields as `policy`. */
+  matches(policy: Policy): boolean {
+    const own = this.policy;
+    return (
+      own.policyId === policy.policyId &&
+      own.policyName === policy.policyName &&
+      own.effect === policy.effect &&
+      own.condition === policy.condition &&
+      own.consensus === policy.consensus &&
+      own.time === policy.time
+    );
+  }
+
+  /**
+   * The policy's evaluation in `context` (see {@link evaluatePolicy}). With `shared`, a record without an
+   * error is the policy's frozen one for that outcome; otherwise every record is new.
+   */
+  evaluate(context: PolicyContext, shared = false): Evaluation {
+    const outcome = this.outcome(new PolicyRun(context));
+    if (typeof outcome !== "string") return newRecord(this.policy, "OUTCOME_ERROR", outcome);
+    return shared ? this.sharedRecord(outcome) : newRecord(this.policy, outcome);
+  }
+
+  /** The policy's outcome, or the failure that makes it `OUTCOME_ERROR`. */
+  private outcome(session: PolicyRun): Outcome | EvaluationError {
+    if (this.time !== undefined) {
+      const time = run(this.time, session);
+      if (typeof time !== "boolean") return time;
+      if (!time) return "OUTCOME_TIME_INACTIVE";
+    }
+    // Both fields are evaluated whatever the first gives: a failure in either makes the policy an error.
+    const condition = this.condition === undefined ? undefined : run(this.condition, session);
+    const consensus = this.consensus === undefined ? undefined : run(this.consensus, session);
+    if (typeof condition === "object") return condition;
+    if (typeof consensus === "object") return consensus;
+    if (condition === false) return "OUTCOME_DENY_IMPLICIT";
+    const allow = this.policy.effect === "EFFECT_ALLOW";
+    if (consensus === undefined || consensus) return allow ? "OUTCOME_ALLOW" : "OUTCOME_DENY_EXPLICIT";
+    if (allow && this.consensus!.someApproverCounts(session)) return "OUTCOME_REQUIRES_CONSENSUS";
+    return "OUTCOME_DENY_IMPLICIT";
+  }
+
+  /**
+   * Whether the policy applies to `context` whatever its consensus says: its time active, its condition true
+   * (or absent), neither failing. That is the outcome the policy would have with no consensus, `OUTCOME_ALLOW`
+   * for an ALLOW policy.
+   */
+  appliesWithoutConsensus(context: PolicyContext): boolean {
+    const session = new PolicyRun(context);
+    if (this.time !== undefined && run(this.time, session) !== true) return false;
+    return this.condition === undefined || run(this.condition, session) === true;
+  }
+
+  private sharedRecord(outcome: Outcome): Evaluation {
+    let record = this.records.get(outcome);
+    if (record === undefined) {
+      record = Object.freeze(newRecord(this.policy, outcome));
+      this.records.set(outcome, record);
+    }
+    return record;
+  }
+}
+
+function newRecord(policy: Policy, outcome: Outcome, error?: EvaluationError): Evaluation {
+  // Built member by member, in the order the records have always had.
+  const record = {} as Evaluation;
+  if (policy.policyId !== undefined) record.policyId = policy.policyId;
+  if (policy.policyName !== undefined) record.policyName = policy.policyName;
+  record.effect = policy.effect;
+  record.outcome = outcome;
+  if (error !== undefined) record.error = error;
+  return record;
+}
+
+const compiledPolicies = new WeakMap<Policy, CompiledPolicy>();
+
+/** `policy` compiled, from the cache when this same object, unchanged, was compiled before. */
+export function compilePolicy(policy: Policy): CompiledPolicy {
+  const cached = compiledPolicies.get(policy);
+  if (cached?.matches(policy)) return cached;
+  const compiled = new CompiledPolicy(policy);
+  compiledPolicies.set(policy, compiled);
+  return compiled;
 }
 
 /**
@@ -119,32 +158,7 @@ function run(session: PolicySession, field: PolicyExpressionField, source: strin
  * is recorded as `OUTCOME_ERROR` with its message, and such a policy neither allows nor denies.
  */
 export function evaluatePolicy(policy: Policy, context: PolicyContext): Evaluation {
-  const session = new PolicySession(context);
-  const record = (outcome: Evaluation["outcome"], error?: EvaluationError): Evaluation => ({
-    ...(policy.policyId === undefined ? {} : { policyId: policy.policyId }),
-    ...(policy.policyName === undefined ? {} : { policyName: policy.policyName }),
-    effect: policy.effect,
-    outcome,
-    ...(error === undefined ? {} : { error }),
-  });
-
-  if (!isBlank(policy.time)) {
-    const time = run(session, "time", policy.time);
-    if (!time.ok) return record("OUTCOME_ERROR", time.error);
-    if (!time.value) return record("OUTCOME_TIME_INACTIVE");
-  }
-  // Both fields are evaluated whatever the first gives: a failure in either makes the policy an error.
-  const condition = isBlank(policy.condition) ? undefined : run(session, "condition", policy.condition);
-  const consensus = isBlank(policy.consensus) ? undefined : run(session, "consensus", policy.consensus);
-  if (condition?.ok === false) return record("OUTCOME_ERROR", condition.error);
-  if (consensus?.ok === false) return record("OUTCOME_ERROR", consensus.error);
-  if (condition !== undefined && !condition.value) return record("OUTCOME_DENY_IMPLICIT");
-  const allow = policy.effect === "EFFECT_ALLOW";
-  if (consensus === undefined || consensus.value) return record(allow ? "OUTCOME_ALLOW" : "OUTCOME_DENY_EXPLICIT");
-  if (allow && session.someApproverCounts(consensus.expr, policy.consensus!)) {
-    return record("OUTCOME_REQUIRES_CONSENSUS");
-  }
-  return record("OUTCOME_DENY_IMPLICIT");
+  return compilePolicy(policy).evaluate(context);
 }
 
 /**
@@ -161,16 +175,9 @@ export function consensusCouldCount(
   credentials: readonly PolicyCredential[] = [],
 ): boolean {
   if (isBlank(consensus)) return true;
-  let expr: Expr;
-  try {
-    expr = parseExpression(consensus);
-  } catch (error) {
-    if (isCustodyError(error)) return false;
-    throw error;
-  }
   // Only the voter is in scope, so a quantifier body is judged for this voter alone.
-  const session = new PolicySession({ activity: { type: "" }, approvers: [voter], credentials });
-  return session.someApproverCounts(expr, consensus);
+  const session = new PolicyRun({ activity: { type: "" }, approvers: [voter], credentials });
+  return compileExpression("consensus", consensus).someApproverCounts(session);
 }
 
 /**
@@ -183,7 +190,7 @@ export function evaluateExpression(
   field: PolicyExpressionField = "condition",
 ): boolean {
   try {
-    return new PolicySession(context).evaluateBoolean(field, expression).value;
+    return compileExpression(field, expression).evaluate(new PolicyRun(context));
   } catch (error) {
     if (!isCustodyError(error)) throw error;
     throw new CustodyError(error.code, `${field}: ${error.message}`, { ...error.details, field }, { cause: error });
