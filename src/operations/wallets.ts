@@ -16,7 +16,7 @@ import {
   CURVES,
   PATH_FORMATS,
 } from "../crypto/addresses/index.js";
-import { bytesToHex, utf8ToBytes } from "../crypto/bytes.js";
+import { utf8ToBytes } from "../crypto/bytes.js";
 import {
   deriveKeyPair,
   formatDerivationPath,
@@ -227,8 +227,9 @@ export async function deriveWalletAccounts(
       path: canonicalPath,
       addressFormat: account.addressFormat,
       address,
-      // SEC1 compressed on secp256k1, raw 32 bytes on ed25519: what encodeAccountPublicKey gives, unparsed.
-      publicKey: bytesToHex(pair.publicKey),
+      // SEC1 compressed on secp256k1, raw 32 bytes on ed25519: what encodeAccountPublicKey gives, unparsed. Hex
+      // made natively is one flat string; a JS-built one is a rope of 33 pieces (1 KB) that the store keeps.
+      publicKey: Buffer.from(pair.publicKey).toString("hex"),
       name: account.name ?? null,
       exported: false,
       createdAtMs: context.now,
