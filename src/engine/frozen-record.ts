@@ -3,11 +3,13 @@
  * Stores keep records immutable; the in-memory store did it by `structuredClone` and a freeze of every record
  * put, which was 13% of an ed25519 activity's CPU (#19). Plain JSON data, which is all these records hold, is
  * copied here by hand and frozen as it is built, about ten times faster, and a store keeps a frozen record as
- * it is. Anything else (a typed array, a class instance, a cycle) takes the old path, so the copy is always
+ * it is (the copy is registered as deeply frozen, see `storage/deeply-frozen.ts`). Anything else (a typed array, a class instance, a cycle) takes the old path, so the copy is always
  * the one `structuredClone` would give.
  *
  * @module
  */
+
+import { markDeeplyFrozen } from "../storage/deeply-frozen.js";
 
 /** Deeper than any record the engine builds; past it (or at a cycle) the value is cloned the general way. */
 const MAX_DEPTH = 64;
@@ -55,5 +57,6 @@ function deepFreeze<T>(value: T): T {
 /** A deep copy of `record`, frozen all the way down: what a store would keep of it, made without its help. */
 export function frozenRecord<T>(record: T): T {
   const copy = plainCopy(record, 0);
-  return (copy === NOT_PLAIN ? deepFreeze(structuredClone(record)) : copy) as T;
+  const frozen = copy === NOT_PLAIN ? deepFreeze(structuredClone(record)) : copy;
+  return (typeof frozen === "object" && frozen !== null ? markDeeplyFrozen(frozen) : frozen) as T;
 }

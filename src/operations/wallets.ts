@@ -11,11 +11,9 @@
 import * as v from "valibot";
 import {
   ADDRESS_FORMATS,
+  addressOfDerivedKey,
   assertFormatAcceptsCurve,
   CURVES,
-  deriveAddress,
-  encodeAccountPublicKey,
-  type HdCurve,
   PATH_FORMATS,
 } from "../crypto/addresses/index.js";
 import { utf8ToBytes } from "../crypto/bytes.js";
@@ -208,8 +206,9 @@ export async function deriveWalletAccounts(
       cache: keys.nodes,
     });
     pair.privateKey.fill(0);
-    // assertFormatAcceptsCurve above admitted only curves some format derives from (never P-256).
-    const address = deriveAddress(account.curve as HdCurve, account.addressFormat, pair.publicKey);
+    // assertFormatAcceptsCurve above admitted only curves some format derives from (never P-256). The key
+    // comes from the derivation, so it is a point of its curve and is not parsed again.
+    const address = addressOfDerivedKey(account.curve, account.addressFormat, pair.secp256k1 ?? pair.publicKey);
     addresses.push(address);
     if (!persist) continue;
     if (await data.get("addresses", addressRecordId(wallet.organizationId, address))) {
@@ -228,7 +227,9 @@ export async function deriveWalletAccounts(
       path: canonicalPath,
       addressFormat: account.addressFormat,
       address,
-      publicKey: encodeAccountPublicKey(account.curve as HdCurve, pair.publicKey),
+      // SEC1 compressed on secp256k1, raw 32 bytes on ed25519: what encodeAccountPublicKey gives, unparsed. Hex
+      // made natively is one flat string; a JS-built one is a rope of 33 pieces (1 KB) that the store keeps.
+      publicKey: Buffer.from(pair.publicKey).toString("hex"),
       name: account.name ?? null,
       exported: false,
       createdAtMs: context.now,

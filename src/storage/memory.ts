@@ -12,10 +12,9 @@
  * @module
  */
 import { CustodyError, invalidArgument } from "../errors.js";
-import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
+import { isDeeplyFrozen, markDeeplyFrozen } from "./deeply-frozen.js";
 import {
-  type ClaimOptions,
   type ListOptions,
   type Placement,
   type Store,
@@ -129,20 +128,63 @@ function scopeKey(collection: string, scope: string): string {
  * The one copy a record gets: taken when it is written, then frozen all the way down. Committed records are
  * immutable by construction, so every read hands out the stored object itself: copying on every read and write
  * was a fifth to a third of an activity's CPU (#19). A caller changes a record by putting a new one.
+ *
+ * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
+ * strings are immutable, so every record naming an organization, a wallet or an account id points at one
+ * string instead of a copy each (`structuredClone` copied every string), and a member that is already one of
+ * our frozen copies (the votes of an activity put again with a new status) is shared whole. What is
+ * not a plain object or array (records are JSON, but the contract does not enforce it here), and anything
+ * nested deeper than {@link MAX_WALK_DEPTH} (a cycle), goes to `structuredClone` as before.
  */
 function frozenCopy<T>(value: T): T {
-  // Frozen already: a stored record, or one its writer built frozen (the engine's `frozenRecord`).
-  if (Object.isFrozen(value)) return value;
-  return deepFreeze(structuredClone(value));
+  return copyFrozen(value, 0) as T;
 }
 
-/** A placement is strings only: copied by hand, since `structuredClone` cost more than the rest of a put (#19). */
-function frozenPlacement(placement: Placement): Placement {
-  if (Object.isFrozen(placement)) return placement;
-  const { scope, keys } = placement;
-  return Object.freeze(
-    "keys" in placement ? { scope, keys: keys === undefined ? keys : Object.freeze({ ...keys }) } : { scope },
-  );
+const MAX_WALK_DEPTH = 64;
+
+function copyFrozen(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) return internConstant(value);
+  if (isDeeplyFrozen(value)) return value;
+  let copy: Record<string, unknown> | unknown[];
+  if (depth >= MAX_WALK_DEPTH) {
+    copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
+  } else if (Array.isArray(value)) {
+    copy = value.map((item) => copyFrozen(item, depth + 1));
+    Object.freeze(copy);
+  } else {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
+    } else {
+      const source = value as Record<string, unknown>;
+      copy = {};
+      for (const key of Object.keys(source)) {
+        const member = copyFrozen(source[key], depth + 1);
+        // defineProperty, not assignment: a "__proto__" member (from a parsed body) stays plain data.
+        if (key === "__proto__") Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true });
+        else copy[key] = member;
+      }
+      Object.freeze(copy);
+    }
+  }
+  return markDeeplyFrozen(copy);
+}
+
+/**
+ * Enumeration values (`CURVE_SECP256K1`, `ACTIVITY_STATUS_COMPLETED`, ...) recur in every record, each a
+ * separate string when it came out of a parsed request; one shared instance each saves some 40 bytes per
+ * member. The table is bounded, so values a client invents cannot grow it without limit.
+ */
+const constants = new Map<string, string>();
+const MAX_CONSTANTS = 4096;
+const CONSTANT = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
+
+function internConstant<T>(value: T): T {
+  if (typeof value !== "string" || value.length > 64) return value;
+  const known = constants.get(value);
+  if (known !== undefined) return known as T;
+  if (constants.size < MAX_CONSTANTS && CONSTANT.test(value)) constants.set(value, value);
+  return value;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -151,6 +193,15 @@ function deepFreeze<T>(value: T): T {
     for (const member of Object.values(value)) deepFreeze(member);
   }
   return value;
+}
+
+/** A placement's own frozen copy, sharing its strings (index keys are often the longest strings of a record). */
+function placementCopy(placement: Placement): Placement {
+  if (placement.keys === undefined) return Object.freeze({ scope: placement.scope });
+  // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
+  const keys: Record<string, string> = {};
+  for (const index of Object.keys(placement.keys)) keys[index] = placement.keys[index] as string;
+  return Object.freeze({ scope: placement.scope, keys: Object.freeze(keys) });
 }
 
 function nestedGet<V>(map: Map<string, Map<string, V>>, outer: string, inner: string): V | undefined {
@@ -268,10 +319,7 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, {
-      record: frozenCopy(record),
-      placement: frozenPlacement(placement),
-    });
+    nestedSet(this.writes, collection, record.id, { record: frozenCopy(record), placement: placementCopy(placement) });
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -383,7 +431,6 @@ const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
 export class MemoryStore implements Store {
   private state = new CommittedState();
   private readonly readers = new ReaderGate();
-  private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -414,17 +461,6 @@ export class MemoryStore implements Store {
     } finally {
       this.readers.leave();
     }
-  }
-
-  /** Leases committed records; leases live in this object, like the data (see `Store.claim`). */
-  async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
-    this.assertOpen();
-    return this.leases.claim(this.state, collection, scope, options);
-  }
-
-  async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
-    this.assertOpen();
-    this.leases.release(this.state, collection, ids, owner);
   }
 
   /**

@@ -203,6 +203,29 @@ describe("secp256k1 derivation (BIP32)", () => {
     expect(pair.publicKey).toEqual(expected.publicKey);
   });
 
+  it("agrees with @scure/bip32 on random seeds and mixed hardened and plain paths, cached or not (property)", () => {
+    const mixedPath = fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.boolean()), { maxLength: 6 })
+      .map((levels) => `m${levels.map(([i, hardened]) => `/${i}${hardened ? "'" : ""}`).join("")}`);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 64 }), mixedPath, (seed, path) => {
+        const theirs = ScureHDKey.fromMasterSeed(seed).derive(path);
+        const cache = new Map<string, HdNode>();
+        for (const ours of [
+          deriveKeyPair(seed, "CURVE_SECP256K1", path),
+          deriveKeyPair(seed, "CURVE_SECP256K1", path, { cache }),
+        ]) {
+          expect(ours.privateKey).toEqual(theirs.privateKey);
+          expect(ours.publicKey).toEqual(theirs.publicKey);
+          // Both SEC1 forms come from the derived point, without parsing the compressed key again.
+          expect(ours.secp256k1?.compressed).toEqual(theirs.publicKey);
+          expect(ours.secp256k1?.uncompressed.subarray(1, 33)).toEqual(theirs.publicKey?.subarray(1));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("derives the deepest allowed path", () => {
     const path = `m${"/3".repeat(MAX_PATH_DEPTH)}`;
     expect(deriveKeyPair(TEST_SEED, "CURVE_SECP256K1", path).publicKey).toEqual(

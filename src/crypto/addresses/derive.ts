@@ -90,13 +90,45 @@ const ENCODERS: EncoderTable = {
  * curve naming `publicKey`; `UNIMPLEMENTED` for a wire format custodian does not derive.
  */
 export function deriveAddress(curve: Curve, addressFormat: AddressFormat, publicKey: Uint8Array): string {
+  return encodeAddress(
+    curve,
+    addressFormat,
+    () => parseSecp256k1PublicKey(publicKey),
+    () => parseEd25519PublicKey(publicKey),
+  );
+}
+
+/**
+ * {@link deriveAddress} of a key the engine derived itself, so known to be a point of its curve: nothing is
+ * parsed again (on secp256k1 that is a square root per account, #19). `key` is both SEC1 forms on secp256k1,
+ * the raw 32 bytes on ed25519.
+ */
+export function addressOfDerivedKey(
+  curve: Curve,
+  addressFormat: AddressFormat,
+  key: Secp256k1PublicKey | Uint8Array,
+): string {
+  return encodeAddress(
+    curve,
+    addressFormat,
+    () => (key instanceof Uint8Array ? parseSecp256k1PublicKey(key) : key),
+    () => (key instanceof Uint8Array ? key : parseEd25519PublicKey(key.compressed)),
+  );
+}
+
+function encodeAddress(
+  curve: Curve,
+  addressFormat: AddressFormat,
+  secp256k1Key: () => Secp256k1PublicKey,
+  ed25519Key: () => Uint8Array,
+): string {
   if (!isSupportedAddressFormat(addressFormat)) throw unsupportedAddressFormat(addressFormat);
   const encoders: { CURVE_SECP256K1?: Secp256k1Encoder; CURVE_ED25519?: Ed25519Encoder } = ENCODERS[addressFormat];
   if (curve === "CURVE_SECP256K1" && encoders.CURVE_SECP256K1 !== undefined) {
-    return encoders.CURVE_SECP256K1(parseSecp256k1PublicKey(publicKey));
+    return encoders.CURVE_SECP256K1(secp256k1Key());
   }
   if (curve === "CURVE_ED25519" && encoders.CURVE_ED25519 !== undefined) {
-    return encoders.CURVE_ED25519(parseEd25519PublicKey(publicKey));
+    return encoders.CURVE_ED25519(ed25519Key());
   }
   throw curveMismatch(curve, addressFormat);
 }

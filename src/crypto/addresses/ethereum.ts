@@ -17,13 +17,14 @@ export function ethereumAccountId(key: Secp256k1PublicKey): Uint8Array {
 export function toChecksumAddress(accountId: Uint8Array): string {
   const lower = bytesToHex(accountId);
   const hash = keccak_256(utf8ToBytes(lower));
-  let out = "0x";
+  const chars = ["0x"];
   for (let i = 0; i < lower.length; i++) {
     const nibble = ((hash[i >> 1] as number) >> (i % 2 === 0 ? 4 : 0)) & 0x0f;
     const char = lower[i] as string;
-    out += nibble >= 8 ? char.toUpperCase() : char;
+    chars.push(nibble >= 8 ? char.toUpperCase() : char);
   }
-  return out;
+  // One flat string: appending char by char built a rope of 41 pieces, which stored records then kept (#19).
+  return chars.join("");
 }
 
 /** The EIP-55 Ethereum address of `key`. */

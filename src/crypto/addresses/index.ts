@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { deriveAddress } from "./derive.js";
+export { addressOfDerivedKey, deriveAddress } from "./derive.js";
 export {
   ADDRESS_FORMAT_SPECS,
   ADDRESS_FORMATS,

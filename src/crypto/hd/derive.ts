@@ -1,5 +1,5 @@
 /**
- * Key derivation along a BIP32 path: BIP32 for secp256k1 (`@scure/bip32`), SLIP-10 for ed25519.
+ * Key derivation along a BIP32 path: BIP32 for secp256k1 (`bip32-secp256k1.ts`), SLIP-10 for ed25519.
  *
  * The walk is split into nodes so the engine can keep intermediate nodes (a wallet's `m/44'/60'/0'/0`
  * serves every Ethereum account below it) in an {@link HdNodeCache} of its own; this module never keeps
@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { HDKey } from "@scure/bip32";
 import { CustodyError, invalidArgument } from "../../errors.js";
 import { type Curve, type HdCurve, isHdCurve } from "../addresses/formats.js";
+import type { Secp256k1PublicKey } from "../addresses/public-key.js";
+import { type Secp256k1Node, secp256k1ChildNode, secp256k1MasterNode } from "./bip32-secp256k1.js";
 import {
   type DerivationPath,
   formatDerivationPath,
@@ -23,6 +24,11 @@ import { type Ed25519ExtendedKey, ed25519HardenedChild, ed25519MasterKey, ed2551
 export interface KeyPair {
   privateKey: Uint8Array;
   publicKey: Uint8Array;
+  /**
+   * On secp256k1, the public key in both SEC1 forms, taken from the derived point: address encoders use it
+   * instead of parsing (and decompressing) `publicKey` again.
+   */
+  secp256k1?: Secp256k1PublicKey;
 }
 
 /** Derivation policy. */
@@ -36,7 +42,7 @@ export interface DeriveOptions {
 
 /** An extended private key somewhere in a wallet's tree. Treat it as secret. */
 export type HdNode =
-  | { readonly curve: "CURVE_SECP256K1"; readonly key: HDKey }
+  | { readonly curve: "CURVE_SECP256K1"; readonly key: Secp256k1Node }
   | ({ readonly curve: "CURVE_ED25519" } & Ed25519ExtendedKey);
 
 /**
@@ -62,9 +68,7 @@ export function masterNode(curve: HdCurve, seed: Uint8Array): HdNode {
   if (seed.length < MIN_SEED_BYTES || seed.length > MAX_SEED_BYTES) {
     throw invalidArgument(`seed must be ${MIN_SEED_BYTES} to ${MAX_SEED_BYTES} bytes, got ${seed.length}`, "seed");
   }
-  return curve === "CURVE_SECP256K1"
-    ? { curve, key: HDKey.fromMasterSeed(seed) }
-    : { curve, ...ed25519MasterKey(seed) };
+  return curve === "CURVE_SECP256K1" ? { curve, key: secp256k1MasterNode(seed) } : { curve, ...ed25519MasterKey(seed) };
 }
 
 /**
@@ -94,10 +98,10 @@ export function resolveDerivationPath(
 /** The child of `parent` at `segment`. On ed25519 the segment must be hardened (see {@link resolveDerivationPath}). */
 export function childNode(parent: HdNode, segment: PathSegment): HdNode {
   if (parent.curve === "CURVE_SECP256K1") {
-    // @scure/bip32 moves on to the next index when a child key is invalid, as BIP32 prescribes.
+    // An invalid child key moves on to the next index, as BIP32 prescribes (see bip32-secp256k1.ts).
     return {
       curve: parent.curve,
-      key: parent.key.deriveChild(segment.index + (segment.hardened ? HARDENED_OFFSET : 0)),
+      key: secp256k1ChildNode(parent.key, segment.index + (segment.hardened ? HARDENED_OFFSET : 0)),
     };
   }
   if (!segment.hardened) {
@@ -109,11 +113,13 @@ export function childNode(parent: HdNode, segment: PathSegment): HdNode {
 /** The key pair of a node: fresh copies, so the caller may wipe them without harming a cached node. */
 export function nodeKeyPair(node: HdNode): KeyPair {
   if (node.curve === "CURVE_SECP256K1") {
-    const { privateKey, publicKey } = node.key;
-    if (privateKey === null || publicKey === null) {
-      throw new CustodyError("INTERNAL", "a derived secp256k1 node has no private key");
-    }
-    return { privateKey, publicKey };
+    const { point } = node.key;
+    const compressed = point.toBytes(true);
+    return {
+      privateKey: node.key.secret().slice(),
+      publicKey: compressed,
+      secp256k1: { compressed: compressed.slice(), uncompressed: point.toBytes(false) },
+    };
   }
   return { privateKey: node.privateKey.slice(), publicKey: ed25519PublicKey(node.privateKey) };
 }
@@ -124,7 +130,7 @@ export function nodeKeyPair(node: HdNode): KeyPair {
  */
 export function wipeNode(node: HdNode): void {
   if (node.curve === "CURVE_SECP256K1") {
-    node.key.wipePrivateData();
+    node.key.wipe();
   } else {
     node.privateKey.fill(0);
     node.chainCode.fill(0);
