@@ -12,9 +12,11 @@
  * @module
  */
 import { CustodyError, invalidArgument } from "../errors.js";
-import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import { isDeeplyFrozen, markDeeplyFrozen } from "./deeply-frozen.js";
+import { ProcessLeases } from "./leases.js";
+import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
+  type ClaimOptions,
   type ListOptions,
   type Placement,
   type Store,
@@ -131,8 +133,8 @@ function scopeKey(collection: string, scope: string): string {
  *
  * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
  * strings are immutable, so every record naming an organization, a wallet or an account id points at one
- * string instead of a copy each (`structuredClone` copied every string), and a member that is already one of
- * our frozen copies (the votes of an activity put again with a new status) is shared whole. What is
+ * string instead of a copy each (`structuredClone` copied every string), and a value registered as deeply
+ * frozen (one of our copies, or a record the engine built frozen with `frozenRecord`) is shared whole. What is
  * not a plain object or array (records are JSON, but the contract does not enforce it here), and anything
  * nested deeper than {@link MAX_WALK_DEPTH} (a cycle), goes to `structuredClone` as before.
  */
@@ -319,7 +321,10 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, { record: frozenCopy(record), placement: placementCopy(placement) });
+    nestedSet(this.writes, collection, record.id, {
+      record: frozenCopy(record),
+      placement: placementCopy(placement),
+    });
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -431,6 +436,7 @@ const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
 export class MemoryStore implements Store {
   private state = new CommittedState();
   private readonly readers = new ReaderGate();
+  private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -461,6 +467,17 @@ export class MemoryStore implements Store {
     } finally {
       this.readers.leave();
     }
+  }
+
+  /** Leases committed records; leases live in this object, like the data (see `Store.claim`). */
+  async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
+    this.assertOpen();
+    return this.leases.claim(this.state, collection, scope, options);
+  }
+
+  async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
+    this.assertOpen();
+    this.leases.release(this.state, collection, ids, owner);
   }
 
   /**

@@ -181,12 +181,12 @@ describe("eth_send_raw_transaction and get_nonces", () => {
       organizationId,
       parameters: { signWith: from, unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM" },
     });
-    const signed = (activity.result?.signTransactionResult as { signedTransaction: string }).signedTransaction;
+    const signed = (activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction;
     const sent = await root.ethSendRawTransaction({
       organizationId,
       parameters: { signedTransaction: `0x${signed}`, caip2: CAIP2 },
     });
-    const { transactionHash } = sent.activity.result?.ethSendRawTransactionResult as { transactionHash: string };
+    const { transactionHash } = sent.activity.result!.ethSendRawTransactionResult as { transactionHash: string };
     const receipt = (await rpc("eth_getTransactionReceipt", [transactionHash])) as Record<string, string>;
     expect(receipt.status).toBe("0x1");
     expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, nonce: true })).toEqual({
