@@ -149,11 +149,12 @@ export class CustodyEngine {
 
   /**
    * Stops the engine's background work: the webhook dispatcher takes no new attempts and abandons those in
-   * flight (unrecorded, so the next engine on this store sends them again). Resolves once nothing of the
+   * flight (unrecorded, so the next engine on this store sends them again); the signer threads
+   * (`signerThreads`) are terminated, failing what they were signing. Resolves once nothing of the
    * engine still uses the store. The store itself stays open: it is the host's to close.
    */
   async close(): Promise<void> {
-    await this.#core.webhooks.close();
+    await Promise.all([this.#core.webhooks.close(), this.#core.services.signers?.close()]);
   }
 
   /**
