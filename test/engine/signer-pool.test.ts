@@ -19,6 +19,7 @@ import { p256KeyPair } from "../support/engine.js";
 
 type SignParameters = Parameters<CustodyEngine["signRawPayload"]>[0]["parameters"];
 
+const deliver = Worker.prototype.postMessage;
 const posted = vi.spyOn(Worker.prototype, "postMessage");
 const store = new MemoryStore();
 const keyEncryptionKey = new Uint8Array(randomBytes(32));
@@ -175,7 +176,8 @@ async function failure(promise: Promise<unknown>): Promise<CustodyError> {
   return error as CustodyError;
 }
 
-describe("signer pool", () => {
+// Threads started from source load it through tsx, which takes seconds on a busy machine: a ceiling, not a timing.
+describe("signer pool", { timeout: 120_000 }, () => {
   it("signs every curve, HD accounts and private keys exactly as the calling thread does", async () => {
     for (const [name, parameters] of cases()) {
       const { activity: expected } = await plain.signRawPayload({ organizationId, parameters });
@@ -311,14 +313,47 @@ describe("signer pool", () => {
     for (const { activity } of again) expect(activity.result).toEqual(expected.result);
   });
 
+  it("records no signature by a key deleted while a thread signed with it, and the threads forget it", async () => {
+    const { activity: created } = await plain.createPrivateKeys({
+      organizationId,
+      parameters: {
+        privateKeys: [{ privateKeyName: "doomed", curve: "CURVE_SECP256K1", privateKeyTags: [], addressFormats: [] }],
+      },
+    });
+    const privateKeyId = (
+      (created.result as Record<string, unknown>).createPrivateKeysResultV2 as {
+        privateKeys: { privateKeyId: string }[];
+      }
+    ).privateKeys[0]?.privateKeyId as string;
+    // The key is deleted after the decision and before the thread gets the job.
+    posted.mockImplementationOnce(function (this: Worker, message, transfer) {
+      void pooled
+        .deletePrivateKeys({ organizationId, parameters: { privateKeyIds: [privateKeyId], deleteWithoutExport: true } })
+        .then(() => deliver.call(this, message, transfer));
+    });
+    const parameters: SignParameters = {
+      signWith: privateKeyId,
+      payload: "doomed",
+      encoding: "PAYLOAD_ENCODING_TEXT_UTF8",
+      hashFunction: "HASH_FUNCTION_SHA256",
+    };
+    const error = await failure(pooled.signRawPayload({ organizationId, parameters }));
+    expect([error.code, error.details.field]).toEqual(["NOT_FOUND", "parameters.signWith"]);
+    const { activity } = await plain.getActivity({ organizationId, activityId: error.details.activityId as string });
+    expect(activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    expect(activity.result).toBeNull();
+    const forgets = posted.mock.calls.filter(([message]) => (message as { type: string }).type === "forget");
+    expect(forgets.map(([message]) => message)).toContainEqual({ type: "forget", id: privateKeyId });
+  });
+
   it("stops every thread at close(), failing later signatures clearly", async () => {
-    const engine = new Engine({ store, keyEncryptionKey, signerThreads: 2, deliverWebhooks: false });
+    const engine = new Engine({ store, keyEncryptionKey, signerThreads: 1, deliverWebhooks: false });
     const view = engine.as({ userId: rootUserId });
     const [, parameters] = cases()[5] as [string, SignParameters];
     const before = posted.mock.contexts.length;
     await Promise.all([1, 2, 3].map(() => view.signRawPayload({ organizationId, parameters })));
     const threads = new Set(posted.mock.contexts.slice(before) as Worker[]);
-    expect(threads.size).toBe(2);
+    expect(threads.size).toBe(1);
     await engine.close();
     for (const thread of threads) expect(thread.threadId).toBe(-1);
     const error = await failure(view.signRawPayload({ organizationId, parameters }));
