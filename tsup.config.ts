@@ -10,6 +10,9 @@ export default defineConfig([
       file: "src/storage/file/index.ts",
       postgres: "src/storage/postgres/index.ts",
       testing: "src/testing/index.ts",
+      // The signer pool's thread (engine option `signerThreads`): the pool starts `signer-worker.js` or
+      // `.cjs` from the directory of its own chunk, which is this one.
+      "signer-worker": "src/engine/signer-pool/worker.ts",
     },
     format: ["esm", "cjs"],
     dts: true,
@@ -18,6 +21,8 @@ export default defineConfig([
     clean: true,
     target: "node20",
     splitting: true,
+    // The pool finds its worker from `import.meta.url`, which the CommonJS build gets from this shim.
+    shims: true,
     // cborg ships ESM only, which a CommonJS require cannot load: the builds carry their own copy (so it is a
     // devDependency), rather than leaving the CommonJS build an import it cannot resolve.
     noExternal: ["cborg"],

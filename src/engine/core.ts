@@ -22,6 +22,7 @@ import { KeyedLock } from "./keyed-lock.js";
 import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
 import { SecretVault } from "./secrets.js";
 import type { EngineServices } from "./services.js";
+import { assertSignerThreads, SignerPool } from "./signer-pool/pool.js";
 import type { PipelineCore } from "./submit.js";
 
 /** Options of {@link CustodyEngine}. Every member is optional. */
@@ -125,6 +126,14 @@ export interface CustodyEngineOptions {
   sendStatusPollIntervalMs?: number;
   /** Told about failures of the send-status tracker (an unreachable chain RPC), for the host's logs. */
   onChainError?: (error: unknown) => void;
+  /**
+   * Sign raw payloads (`sign_raw_payload`, `sign_raw_payloads`) on this many `worker_threads` (1 to 64)
+   * instead of the calling thread, so concurrent signing activities use several cores. The calling thread
+   * still parses, decides and stores; a thread receives only the checked, hashed inputs and the key sealed as
+   * the store holds it, and keeps its own key cache. Signatures are the same either way. Threads start at the
+   * first signature and stop at {@link CustodyEngine.close}. Default: none (sign on the calling thread).
+   */
+  signerThreads?: number;
 }
 
 /** A duration option: a whole number of milliseconds, at least one; `fallback` when absent. */
@@ -165,16 +174,29 @@ export class EngineCore implements PipelineCore {
       options.keyEncryptionKey === undefined &&
       this.hostStore.durable === true &&
       options.ephemeralKeyEncryptionKey !== true;
+    if (options.signerThreads !== undefined) assertSignerThreads(options.signerThreads);
+    const secrets = new SecretVault(
+      options.keyEncryptionKey ?? this.random(32),
+      this.random,
+      options.keyEncryptionKey === undefined,
+    );
+    const strictEd25519Paths = options.strictEd25519Paths ?? false;
+    const signers =
+      options.signerThreads === undefined
+        ? undefined
+        : new SignerPool({
+            threads: options.signerThreads,
+            sealingKeys: () => secrets.sealingKeys(),
+            strictEd25519Paths,
+          });
     this.services = {
       maxRequestAgeMs: positiveMs(options.maxRequestAgeMs, 60 * 60 * 1000, "maxRequestAgeMs"),
       maxClockSkewMs: positiveMs(options.maxClockSkewMs, 5 * 60 * 1000, "maxClockSkewMs"),
-      secrets: new SecretVault(
-        options.keyEncryptionKey ?? this.random(32),
-        this.random,
-        options.keyEncryptionKey === undefined,
-      ),
-      keys: new KeyCache(),
-      strictEd25519Paths: options.strictEd25519Paths ?? false,
+      secrets,
+      // What the threads cache is forgotten with what this one does (a deleted wallet, account or key).
+      keys: new KeyCache(signers ? { onForget: (id) => signers.forget(id) } : {}),
+      ...(signers ? { signers } : {}),
+      strictEd25519Paths,
       webauthn: new WebauthnRelyingParty(options.webauthn),
       oidc: new OidcVerifier(options.oidcIssuers),
       enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),

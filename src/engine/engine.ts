@@ -149,12 +149,17 @@ export class CustodyEngine {
 
   /**
    * Stops the engine's background work: the webhook dispatcher takes no new attempts and abandons those in
-   * flight (unrecorded, so the next engine on this store sends them again), and the send-status tracker
-   * stops watching the chains (the next engine on this store resumes). Resolves once nothing of the
+   * flight (unrecorded, so the next engine on this store sends them again), the send-status tracker
+   * stops watching the chains (the next engine on this store resumes), and the signer threads
+   * (`signerThreads`) are terminated, failing what they were signing. Resolves once nothing of the
    * engine still uses the store. The store itself stays open: it is the host's to close.
    */
   async close(): Promise<void> {
-    await Promise.all([this.#core.webhooks.close(), this.#core.sendTracker.close()]);
+    await Promise.all([
+      this.#core.webhooks.close(),
+      this.#core.sendTracker.close(),
+      this.#core.services.signers?.close(),
+    ]);
   }
 
   /**

@@ -75,11 +75,80 @@ export async function execute(
   data: DataWriter,
   run: Execution,
 ): Promise<Record<string, unknown> | null> {
+  return resultOf(
+    run,
+    await handlerOf(run)(
+      contextOf(core, data, run, (work) => work()),
+      run.parameters,
+      run.version,
+    ),
+  );
+}
+
+/** Work a handler asked to run once its transaction has ended (`ActivityContext.outsideTransaction`). */
+export interface DeferredExecution {
+  /** Checks, in the transaction that records the activity, that what the decision relied on still stands. */
+  confirm(data: DataReader): Promise<void>;
+  /** Runs the work and the rest of the handler: the activity's `result`. Call it after the transaction ended. */
+  finish(): Promise<Record<string, unknown> | null>;
+}
+
+/**
+ * As {@link execute}, but a handler may ask to finish outside the transaction: then this returns as soon as
+ * it asks, with what finishes it, and the transaction must end without writing the activity.
+ */
+export async function executeDeferrable(
+  core: PipelineCore,
+  data: DataWriter,
+  run: Execution,
+): Promise<{ result: Record<string, unknown> | null } | { deferred: DeferredExecution }> {
+  let deferral: { confirm: DeferredExecution["confirm"]; release: () => void } | undefined;
+  let asked: () => void = () => undefined;
+  const askedOutside = new Promise<undefined>((resolve) => {
+    asked = () => resolve(undefined);
+  });
+  const context = contextOf(core, data, run, <T>(work: () => Promise<T>, confirm: DeferredExecution["confirm"]) => {
+    if (deferral) throw new CustodyError("INTERNAL", "a handler may leave its transaction only once");
+    const gate = new Promise<void>((resolve) => {
+      deferral = { confirm, release: resolve };
+    });
+    asked();
+    return gate.then(work);
+  });
+  const handled = handlerOf(run)(context, run.parameters, run.version).then((value) => resultOf(run, value));
+  const first = await Promise.race([handled.then((result) => ({ result })), askedOutside]);
+  if (first !== undefined) return first;
+  const { confirm, release } = deferral as NonNullable<typeof deferral>;
+  return {
+    deferred: {
+      confirm,
+      finish: () => {
+        release();
+        return handled;
+      },
+    },
+  };
+}
+
+function handlerOf(run: Execution): NonNullable<ActivityOperation["handler"]> {
   const { operation, version } = run;
   if (!operation.handler) {
     throw new CustodyError("INTERNAL", `activity ${version.type} has no handler`, { activityId: run.activityId });
   }
-  const context: ActivityContext = {
+  return operation.handler.bind(operation);
+}
+
+function resultOf(run: Execution, value: unknown): Record<string, unknown> | null {
+  return run.version.result === null ? null : { [run.version.result]: value };
+}
+
+function contextOf(
+  core: PipelineCore,
+  data: DataWriter,
+  run: Execution,
+  outsideTransaction: ActivityContext["outsideTransaction"],
+): ActivityContext {
+  return {
     data,
     principal: run.principal,
     organization: run.organization,
@@ -92,9 +161,8 @@ export async function execute(
     keepOnFailure: (write) => {
       run.failureWrites?.push(write);
     },
+    outsideTransaction,
   };
-  const result = await operation.handler(context, run.parameters, version);
-  return version.result === null ? null : { [version.result]: result };
 }
 
 /** A thrown value as a `CustodyError`; unknown errors may carry anything in their message, so they become a generic one. */

@@ -66,15 +66,19 @@ export interface KeyCacheOptions {
   nodesPerWallet?: number;
   /** Prepared signers of accounts and private keys (default 4,096). */
   signers?: number;
+  /** Told of every {@link KeyCache.forget}, so copies kept elsewhere (signer threads) go too. */
+  onForget?: (id: string) => void;
 }
 
 export class KeyCache {
   private readonly wallets: Lru<WalletKeys>;
   private readonly signers: Lru<PreparedSigner>;
   private readonly nodesPerWallet: number;
+  private readonly onForget: ((id: string) => void) | undefined;
 
   constructor(options: KeyCacheOptions = {}) {
     this.nodesPerWallet = options.nodesPerWallet ?? 256;
+    this.onForget = options.onForget;
     this.wallets = new Lru(options.wallets ?? 256, (keys) => {
       keys.seed.fill(0);
       for (const node of keys.nodes.values()) wipeNode(node);
@@ -131,5 +135,6 @@ export class KeyCache {
   forget(id: string): void {
     this.wallets.delete(id);
     this.signers.delete(id);
+    this.onForget?.(id);
   }
 }

@@ -105,6 +105,15 @@ export class SecretVault {
     });
   }
 
+  /**
+   * What opens sealed records in another thread (the signer pool's): a copy of the key-encryption key, for
+   * the caller to hand over and wipe, and the data key wrapped under it. The vault must be open.
+   */
+  sealingKeys(): { keyEncryptionKey: Uint8Array; wrappedDataKey: string } {
+    const { wrappedDataKey } = this.ready();
+    return { keyEncryptionKey: this.keyEncryptionKey.slice(), wrappedDataKey };
+  }
+
   private ready(): Sealer {
     if (!this.sealer) throw new CustodyError("INTERNAL", "the secret vault is used before it was opened");
     return this.sealer;

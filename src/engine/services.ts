@@ -12,6 +12,7 @@ import type { WebhookUrlRules } from "../webhooks/url-policy.js";
 import type { EnclaveSigner } from "./enclave-signer.js";
 import type { KeyCache } from "./key-cache.js";
 import type { SecretVault } from "./secrets.js";
+import type { SignerPool } from "./signer-pool/pool.js";
 
 export interface EngineServices {
   /** Submissions older than this are refused (ms). */
@@ -22,6 +23,8 @@ export interface EngineServices {
   readonly secrets: SecretVault;
   /** Derived keys kept in memory (never in the store). */
   readonly keys: KeyCache;
+  /** The signer threads raw payloads are signed on (`signerThreads` option); absent: the calling thread signs. */
+  readonly signers?: SignerPool;
   /** Refuse non-hardened ed25519 path levels instead of hardening them. */
   readonly strictEd25519Paths: boolean;
   /** The WebAuthn relying party: its id and the origins allowed per organization. */

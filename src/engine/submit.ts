@@ -18,7 +18,14 @@ import type { ActivityResponse } from "../wire/types.js";
 import { actingOrganization } from "./access.js";
 import { DataWriter } from "./data.js";
 import { decideActivity, denialError, evaluationRecord } from "./decision.js";
-import { asCustodyError, assertMayReplay, execute, voteOf } from "./execution.js";
+import {
+  asCustodyError,
+  assertMayReplay,
+  type DeferredExecution,
+  execute,
+  executeDeferrable,
+  voteOf,
+} from "./execution.js";
 import { failedActivity } from "./failed-activity.js";
 import { frozenRecord } from "./frozen-record.js";
 import type { IdGenerator } from "./ids.js";
@@ -213,20 +220,27 @@ async function replay(
   return { activity: await renderActivity(data, existing, { userId: principal.userId, now }) };
 }
 
+/** An activity whose handler finishes outside its transaction (`ActivityContext.outsideTransaction`). */
+interface Deferred {
+  readonly deferred: DeferredExecution;
+  readonly draft: ActivityRecord;
+  readonly evaluation: PolicyEvaluationRecord;
+}
+
 async function runActivity(core: PipelineCore, submission: AcceptedSubmission): Promise<ActivityResponse> {
   const { operation, version, parameters, principal, fingerprint, now } = submission;
   // Set once the activity exists in principle: from then on a failure is recorded, not just thrown.
   let failed: { draft: ActivityRecord; evaluation?: PolicyEvaluationRecord } | undefined;
   const failureWrites: ((data: DataWriter) => Promise<void>)[] = [];
   try {
-    return await core.store.transaction(async (tx) => {
+    const outcome = await core.store.transaction(async (tx): Promise<{ response: ActivityResponse } | Deferred> => {
       // A store may run this callback again after a serialization conflict (PostgresStore): what an earlier
       // run noted must not leak into this one, or a failure would be recorded with its writes twice.
       failed = undefined;
       failureWrites.length = 0;
       const data = new DataWriter(tx);
       const existingId = await data.lookup("activityByFingerprint", fingerprint);
-      if (existingId !== undefined) return replay(data, existingId, principal, now);
+      if (existingId !== undefined) return { response: await replay(data, existingId, principal, now) };
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =
         principal.organizationId === named.id
@@ -287,15 +301,25 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
           now,
           failureWrites,
         };
-        const result = await execute(core, data, run);
+        let result: Record<string, unknown> | null;
+        if (core.services.signers) {
+          // With signer threads, a signature runs after this transaction (which then writes nothing), so
+          // concurrent activities overlap theirs instead of queueing behind the store's one writer.
+          const executed = await executeDeferrable(core, data, run);
+          if ("deferred" in executed) return { deferred: executed.deferred, draft, evaluation };
+          result = executed.result;
+        } else {
+          result = await execute(core, data, run);
+        }
         answered = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
         activity = { ...answered, result: redactResult(result, version) };
       }
       await data.put("activities", frozenRecord(activity));
       await data.put("policyEvaluations", frozenRecord(evaluation));
       // Secret result members (a session JWT) reach the submitter in this response only.
-      return { activity: await renderActivity(data, answered, { userId: principal.userId, now }) };
+      return { response: { activity: await renderActivity(data, answered, { userId: principal.userId, now }) } };
     });
+    return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome);
   } catch (thrown) {
     if (!failed) throw thrown;
     const { draft, evaluation } = failed;
@@ -316,4 +340,30 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       { cause: error.cause, ...(error.wireDetails ? { wireDetails: error.wireDetails } : {}) },
     );
   }
+}
+
+/**
+ * Finishes an activity the decision allowed and whose handler left its transaction: runs the deferred work
+ * (no store transaction held), then records the COMPLETED activity and its evaluation, unless an identical
+ * submission was recorded meanwhile (another engine on the store), which is then the answer. The
+ * organization and what the handler's `confirm` checks must still exist; otherwise the activity fails.
+ */
+async function recordDeferred(
+  core: PipelineCore,
+  submission: AcceptedSubmission,
+  { deferred, draft, evaluation }: Deferred,
+): Promise<ActivityResponse> {
+  const { version, principal, fingerprint, now } = submission;
+  const result = await deferred.finish();
+  return core.store.transaction(async (tx) => {
+    const data = new DataWriter(tx);
+    const existingId = await data.lookup("activityByFingerprint", fingerprint);
+    if (existingId !== undefined) return replay(data, existingId, principal, now);
+    await data.require("organizations", draft.organizationId, "organization", "organizationId");
+    await deferred.confirm(data);
+    const answered: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
+    await data.put("activities", frozenRecord({ ...answered, result: redactResult(result, version) }));
+    await data.put("policyEvaluations", frozenRecord(evaluation));
+    return { activity: await renderActivity(data, answered, { userId: principal.userId, now }) };
+  });
 }

@@ -62,6 +62,15 @@ export interface ActivityContext {
    * attempt). They run in the transaction that records the FAILED activity, and not at all on success.
    */
   readonly keepOnFailure: (write: (data: DataWriter) => Promise<void>) => void;
+  /**
+   * Runs `work`, CPU work that touches no storage (a signature on a signer thread), outside the store
+   * transaction where the pipeline allows it: the transaction ends having written nothing, `work` runs while
+   * other activities proceed, and the activity is recorded in a second transaction once `confirm` has checked
+   * there that what the decision relied on still stands (it throws to fail the activity). Elsewhere (a vote
+   * completing the activity) `work` runs at once, inside the transaction. A handler calling it must have
+   * written nothing before, and touches no storage after.
+   */
+  readonly outsideTransaction: <T>(work: () => Promise<T>, confirm: (data: DataReader) => Promise<void>) => Promise<T>;
 }
 
 /** What a row's `policyTarget` can reach: the transaction's reads, the organization and the submitter. */

@@ -6,28 +6,33 @@
  * @module
  */
 import * as v from "valibot";
-import { type HdCurve, normalizeAddressForLookup } from "../crypto/addresses/index.js";
-import { deriveKeyPair } from "../crypto/hd/index.js";
+import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import {
   HASH_FUNCTIONS,
   MAX_PAYLOAD_BYTES,
   MAX_PAYLOADS_PER_REQUEST,
   PAYLOAD_ENCODINGS,
   type PreparedSigner,
-  prepareSigner,
+  planRawPayload,
+  planRawPayloads,
+  type RawPayloadSignature,
   type SigningCurve,
+  type SigningPlan,
   signRawPayload,
   signRawPayloads,
 } from "../crypto/sign/index.js";
 import { addressRecordId, type DataReader } from "../engine/data.js";
+import { accountSigner, privateKeySigner } from "../engine/key-material.js";
 import { privateKeyPolicyData, walletAccountTarget } from "../engine/policy-targets.js";
 import { rawPayloadPolicyData } from "../engine/raw-payload-policy.js";
-import type { PrivateKeyRecord, WalletAccountRecord } from "../engine/records.js";
+import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { EngineServices } from "../engine/services.js";
+import type { SignerPool } from "../engine/signer-pool/pool.js";
+import type { SealedKey } from "../engine/signer-pool/protocol.js";
 import { notFound } from "../errors.js";
 import { type ActivityContext, defineActivity, type PolicyTargetData } from "./define.js";
 import { privateKeyContext } from "./private-keys.js";
-import { walletSeed } from "./wallets.js";
+import { mnemonicContext, walletSeed } from "./wallets.js";
 
 /** What `signWith` resolved to. */
 export type SigningTarget =
@@ -107,30 +112,24 @@ export async function signerOf(
 ): Promise<PreparedSigner> {
   if (target.kind === "privateKey") {
     const { privateKey } = target;
-    return services.keys.signer(privateKey.id, async () => {
-      const secret = services.secrets.unseal(privateKey.sealedPrivateKey, privateKeyContext(privateKey.id));
-      try {
-        return prepareSigner(privateKey.curve as SigningCurve, secret);
-      } finally {
-        secret.fill(0);
-      }
-    });
+    return services.keys.signer(privateKey.id, async () =>
+      privateKeySigner(
+        privateKey.curve,
+        services.secrets.unseal(privateKey.sealedPrivateKey, privateKeyContext(privateKey.id)),
+      ),
+    );
   }
   const { account } = target;
   return services.keys.signer(account.id, async () => {
-    const wallet = await data.get("wallets", account.walletId);
-    if (!wallet) throw notFound("wallet", account.walletId);
-    const keys = await walletSeed(services, wallet);
-    const pair = deriveKeyPair(keys.seed, account.curve as HdCurve, account.path, {
-      strictEd25519Paths: services.strictEd25519Paths,
-      cache: keys.nodes,
-    });
-    try {
-      return prepareSigner(account.curve as SigningCurve, pair.privateKey);
-    } finally {
-      pair.privateKey.fill(0);
-    }
+    const keys = await walletSeed(services, await walletOf(data, account));
+    return accountSigner(keys, account, services.strictEd25519Paths);
   });
+}
+
+async function walletOf(data: DataReader, account: WalletAccountRecord): Promise<WalletRecord> {
+  const wallet = await data.get("wallets", account.walletId);
+  if (!wallet) throw notFound("wallet", account.walletId);
+  return wallet;
 }
 
 /**
@@ -141,14 +140,66 @@ export async function signerOf(
  */
 async function signerFor(
   context: ActivityContext,
+  target: SigningTarget,
   signWith: string,
 ): Promise<{ signer: PreparedSigner; taproot: boolean }> {
-  const target = await resolveSigningTarget(context.data, context.organization.id, signWith, "parameters.signWith");
   return {
     signer: await signerOf(context.data, context.services, target),
     taproot: namesTaprootAddress(target, signWith),
   };
 }
+
+/** The target's key as the store holds it (sealed), for a signer thread to open. */
+async function sealedKeyOf(data: DataReader, target: SigningTarget): Promise<SealedKey> {
+  if (target.kind === "privateKey") {
+    const { privateKey } = target;
+    return {
+      kind: "privateKey",
+      id: privateKey.id,
+      curve: privateKey.curve as SigningCurve,
+      sealed: privateKey.sealedPrivateKey,
+      context: privateKeyContext(privateKey.id),
+    };
+  }
+  const { account } = target;
+  const wallet = await walletOf(data, account);
+  return {
+    kind: "walletAccount",
+    id: account.id,
+    curve: account.curve as SigningCurve,
+    path: account.path,
+    walletId: wallet.id,
+    sealed: wallet.sealedMnemonic,
+    context: mnemonicContext(wallet.id),
+  };
+}
+
+/**
+ * Signs `plan` on a signer thread, outside the activity's transaction; the activity is then recorded only if
+ * the key still exists (deleted meanwhile, it fails as NOT_FOUND, as it would have a moment later).
+ */
+async function signOnThread(
+  context: ActivityContext,
+  signers: SignerPool,
+  target: SigningTarget,
+  signWith: string,
+  plan: SigningPlan,
+): Promise<RawPayloadSignature[]> {
+  const key = await sealedKeyOf(context.data, target);
+  return context.outsideTransaction(
+    () => signers.sign(key, plan),
+    async (data) => {
+      const still =
+        target.kind === "privateKey"
+          ? await data.get("privateKeys", target.privateKey.id)
+          : await data.get("walletAccounts", target.account.id);
+      if (!still) throw notFound("signing key", signWith, "parameters.signWith");
+    },
+  );
+}
+
+const curveOf = (target: SigningTarget): SigningCurve =>
+  (target.kind === "privateKey" ? target.privateKey.curve : target.account.curve) as SigningCurve;
 
 /** Whether `signWith` resolved to `target` through one of its P2TR addresses (any Bitcoin network). */
 function namesTaprootAddress(target: SigningTarget, signWith: string): boolean {
@@ -188,7 +239,24 @@ export const signRawPayloadOperation = defineActivity({
     };
   },
   async handler(context, params) {
-    const { signer, taproot } = await signerFor(context, params.signWith);
+    const target = await resolveSigningTarget(
+      context.data,
+      context.organization.id,
+      params.signWith,
+      "parameters.signWith",
+    );
+    const { signers } = context.services;
+    if (signers) {
+      const plan = planRawPayload(curveOf(target), {
+        taproot: namesTaprootAddress(target, params.signWith),
+        payload: params.payload,
+        encoding: params.encoding,
+        hashFunction: params.hashFunction,
+      });
+      const [signature] = await signOnThread(context, signers, target, params.signWith, plan);
+      return { ...(signature as RawPayloadSignature) };
+    }
+    const { signer, taproot } = await signerFor(context, target, params.signWith);
     return {
       ...signRawPayload({
         signer,
@@ -232,7 +300,23 @@ export const signRawPayloadsOperation = defineActivity({
     };
   },
   async handler(context, params) {
-    const { signer, taproot } = await signerFor(context, params.signWith);
+    const target = await resolveSigningTarget(
+      context.data,
+      context.organization.id,
+      params.signWith,
+      "parameters.signWith",
+    );
+    const { signers } = context.services;
+    if (signers) {
+      const plan = planRawPayloads(curveOf(target), {
+        taproot: namesTaprootAddress(target, params.signWith),
+        payloads: params.payloads,
+        encoding: params.encoding,
+        hashFunction: params.hashFunction,
+      });
+      return { signatures: await signOnThread(context, signers, target, params.signWith, plan) };
+    }
+    const { signer, taproot } = await signerFor(context, target, params.signWith);
     // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
     const signatures = signRawPayloads({
       signer,

@@ -23,11 +23,11 @@ import {
   generateMnemonic,
   MNEMONIC_LENGTHS,
   type MnemonicLength,
-  mnemonicToSeed,
   parseDerivationPath,
 } from "../crypto/hd/index.js";
 import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
 import type { KeyCache, WalletKeys } from "../engine/key-cache.js";
+import { seedOfMnemonicRecord } from "../engine/key-material.js";
 import type { RandomSource } from "../engine/random.js";
 import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
 import type { SecretVault } from "../engine/secrets.js";
@@ -136,9 +136,7 @@ export function walletSeed(
   return services.keys.wallet(wallet.id, async () => {
     const mnemonic = services.secrets.unseal(wallet.sealedMnemonic, mnemonicContext(wallet.id));
     try {
-      // An imported wallet may carry a BIP39 passphrase after a newline: the form export bundles hold it in.
-      const [words, ...passphrase] = new TextDecoder().decode(mnemonic).split("\n");
-      return mnemonicToSeed(words as string, passphrase.join("\n"));
+      return seedOfMnemonicRecord(mnemonic);
     } finally {
       mnemonic.fill(0);
     }

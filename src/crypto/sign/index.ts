@@ -18,10 +18,15 @@ export { type PayloadFields, payloadFields } from "./fields.js";
 export { MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
 export { type EncodedPayload, encodePayload } from "./payload.js";
 export {
+  type PlannedInput,
+  planRawPayload,
+  planRawPayloads,
   type SigningKey,
   type SigningParameters,
+  type SigningPlan,
   type SignRawPayloadRequest,
   type SignRawPayloadsRequest,
+  signPlan,
   signRawPayload,
   signRawPayloads,
 } from "./raw-payload.js";

@@ -6,11 +6,12 @@
  * @module
  */
 import { invalidArgument } from "../../errors.js";
+import { typedDataDigest } from "./eip712-digest.js";
 import type { HashFunction, PayloadEncoding, SigningCurve } from "./enums.js";
 import { type PayloadFields, payloadFields } from "./fields.js";
 import { MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
 import { encodePayload } from "./payload.js";
-import { assertSigningScheme, toSigningInput } from "./scheme.js";
+import { assertSigningScheme, type SigningInput, toSigningInput } from "./scheme.js";
 import { fromSixtyFourByteSignature, type RawPayloadSignature } from "./signature.js";
 import { type PreparedSigner, prepareSigner } from "./signer.js";
 
@@ -64,8 +65,14 @@ export function signRawPayload(request: SignRawPayloadRequest): RawPayloadSignat
  */
 export function signRawPayloads(request: SignRawPayloadsRequest): RawPayloadSignature[] {
   const prefix = request.field ?? "parameters";
-  const listField = `${prefix}.payloads`;
   const { payloads } = request;
+  assertPayloadList(payloads, prefix);
+  const signer = schemeSigner(request, payloadFields(prefix));
+  return payloads.map((payload, index) => signOne(signer, payload, request, payloadFields(prefix, index)));
+}
+
+function assertPayloadList(payloads: readonly string[], prefix: string): void {
+  const listField = `${prefix}.payloads`;
   if (!Array.isArray(payloads) || payloads.length === 0) {
     throw invalidArgument(`${listField} must be a non-empty list of payloads`, listField);
   }
@@ -78,8 +85,89 @@ export function signRawPayloads(request: SignRawPayloadsRequest): RawPayloadSign
       { limit: MAX_PAYLOADS_PER_REQUEST },
     );
   }
-  const signer = schemeSigner(request, payloadFields(prefix));
-  return payloads.map((payload, index) => signOne(signer, payload, request, payloadFields(prefix, index)));
+}
+
+/**
+ * What a key signs, decided without the key: a digest (secp256k1, P-256; an EIP-712 document already hashed)
+ * or a message (Ed25519). Plain bytes, so it can be handed to another thread.
+ */
+export type PlannedInput =
+  | { readonly kind: "digest"; readonly digest: Uint8Array }
+  | { readonly kind: "message"; readonly message: Uint8Array };
+
+/** The signatures a request asks of a key of `curve`, checked and hashed, ready for {@link signPlan}. */
+export interface SigningPlan {
+  readonly curve: SigningCurve;
+  readonly taproot: boolean;
+  readonly inputs: readonly PlannedInput[];
+}
+
+/**
+ * Everything {@link signRawPayload} does before the signature, for a key of `curve` that is not at hand (it
+ * lives in another thread): the same checks, in the same order, with the same errors.
+ */
+export function planRawPayload(
+  curve: SigningCurve,
+  request: SigningParameters & { readonly payload: string },
+): SigningPlan {
+  const fields = payloadFields(request.field);
+  assertPlanScheme(curve, request, fields);
+  return { curve, taproot: request.taproot === true, inputs: [planOne(curve, request.payload, request, fields)] };
+}
+
+/** As {@link planRawPayload}, for {@link signRawPayloads}. */
+export function planRawPayloads(
+  curve: SigningCurve,
+  request: SigningParameters & { readonly payloads: readonly string[] },
+): SigningPlan {
+  const prefix = request.field ?? "parameters";
+  assertPayloadList(request.payloads, prefix);
+  assertPlanScheme(curve, request, payloadFields(prefix));
+  return {
+    curve,
+    taproot: request.taproot === true,
+    inputs: request.payloads.map((payload, index) => planOne(curve, payload, request, payloadFields(prefix, index))),
+  };
+}
+
+/**
+ * Signs a plan with the key it was made for. The plan was checked when made; a signer of another curve is
+ * refused, since its signatures would answer a request it was not checked for.
+ */
+export function signPlan(signer: PreparedSigner, plan: SigningPlan): RawPayloadSignature[] {
+  if (signer.curve !== plan.curve) {
+    throw invalidArgument(`the plan was made for a ${plan.curve} key, not a ${signer.curve} one`);
+  }
+  return plan.inputs.map((input) => {
+    if (!plan.taproot) return signer.sign(input);
+    if (input.kind !== "digest" || !signer.taproot)
+      throw invalidArgument("a taproot signature needs a secp256k1 digest");
+    return fromSixtyFourByteSignature(signer.taproot.sign(input.digest, "payload"));
+  });
+}
+
+function assertPlanScheme(curve: SigningCurve, request: SigningParameters, fields: PayloadFields): void {
+  assertSigningScheme(curve, request.encoding, request.hashFunction, fields);
+  if (request.taproot) assertTaprootScheme(curve, request.encoding, fields);
+}
+
+function planOne(
+  curve: SigningCurve,
+  payload: string,
+  request: SigningParameters,
+  fields: PayloadFields,
+): PlannedInput {
+  const input: SigningInput = toSigningInput(
+    curve,
+    encodePayload(payload, request.encoding, fields),
+    request.hashFunction,
+    fields.payload,
+  );
+  if (request.taproot && input.kind !== "digest") {
+    throw invalidArgument("a taproot signature needs a secp256k1 digest", fields.payload);
+  }
+  // An EIP-712 document is hashed here, as signTypedData hashes it, so the thread that signs gets a digest.
+  return input.kind === "typedData" ? { kind: "digest", digest: typedDataDigest(input.typedData, input.field) } : input;
 }
 
 /** Checks the scheme against the key's curve (before any key work), then prepares the key if needed. */
