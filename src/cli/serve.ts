@@ -37,6 +37,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
+                       [--signer-threads N]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -71,6 +72,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      schemas of one database share nothing
   --rpc              let sends reach the chain CAIP2 through the JSON-RPC endpoint at URL (CAIP2=URL, e.g.
                      eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
+  --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
+                     cores (default: sign on the server's own thread)
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -233,6 +236,7 @@ export async function serve(argv: string[]): Promise<void> {
       "headers-timeout-ms": { type: "string", default: "10000" },
       "request-timeout-ms": { type: "string", default: "30000" },
       rpc: { type: "string", multiple: true, default: [] },
+      "signer-threads": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -253,6 +257,8 @@ export async function serve(argv: string[]): Promise<void> {
   const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
   const chains = chainsOf(values.rpc);
+  const signerThreads =
+    values["signer-threads"] === undefined ? undefined : positiveInteger(values["signer-threads"], "--signer-threads");
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -310,6 +316,7 @@ export async function serve(argv: string[]): Promise<void> {
           messageSender: outbox,
           onWebhookError: (error) => logger.error({ err: error }, "webhook dispatcher error"),
           chains,
+          ...(signerThreads === undefined ? {} : { signerThreads }),
           onChainError: (error) => logger.warn({ err: error }, "send-status tracker: chain error"),
         },
       },
