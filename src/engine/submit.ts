@@ -27,7 +27,6 @@ import {
   voteOf,
 } from "./execution.js";
 import { failedActivity } from "./failed-activity.js";
-import { frozenRecord } from "./frozen-record.js";
 import type { IdGenerator } from "./ids.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import { assertLive } from "./liveness.js";
@@ -314,8 +313,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         answered = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
         activity = { ...answered, result: redactResult(result, version) };
       }
-      await data.put("activities", frozenRecord(activity));
-      await data.put("policyEvaluations", frozenRecord(evaluation));
+      await data.put("activities", activity);
+      await data.put("policyEvaluations", evaluation);
       // Secret result members (a session JWT) reach the submitter in this response only.
       return { response: { activity: await renderActivity(data, answered, { userId: principal.userId, now }) } };
     });
@@ -329,8 +328,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const data = new DataWriter(tx);
       // A concurrent identical submission may have recorded the activity meanwhile: it stands.
       if ((await data.lookup("activityByFingerprint", fingerprint)) !== undefined) return;
-      await data.put("activities", frozenRecord(activity));
-      if (evaluation) await data.put("policyEvaluations", frozenRecord(evaluation));
+      await data.put("activities", activity);
+      if (evaluation) await data.put("policyEvaluations", evaluation);
       for (const write of failureWrites) await write(data);
     });
     throw new CustodyError(
@@ -362,8 +361,8 @@ async function recordDeferred(
     await data.require("organizations", draft.organizationId, "organization", "organizationId");
     await deferred.confirm(data);
     const answered: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
-    await data.put("activities", frozenRecord({ ...answered, result: redactResult(result, version) }));
-    await data.put("policyEvaluations", frozenRecord(evaluation));
+    await data.put("activities", { ...answered, result: redactResult(result, version) });
+    await data.put("policyEvaluations", evaluation);
     return { activity: await renderActivity(data, answered, { userId: principal.userId, now }) };
   });
 }

@@ -12,7 +12,6 @@
  * @module
  */
 import { CustodyError, invalidArgument } from "../errors.js";
-import { isDeeplyFrozen, markDeeplyFrozen } from "./deeply-frozen.js";
 import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
@@ -134,9 +133,10 @@ function scopeKey(collection: string, scope: string): string {
  * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
  * strings are immutable, so every record naming an organization, a wallet or an account id points at one
  * string instead of a copy each (`structuredClone` copied every string), and a value registered as deeply
- * frozen (one of our copies, or a record the engine built frozen with `frozenRecord`) is shared whole. What is
- * not a plain object or array (records are JSON, but the contract does not enforce it here), and anything
- * nested deeper than {@link MAX_WALK_DEPTH} (a cycle), goes to `structuredClone` as before.
+ * frozen (one of our copies: the votes of an activity put again with a new status) is shared whole. The engine
+ * hands its records over as built and relies on this one copy. What is not a plain object or array (records
+ * are JSON, but the contract does not enforce it here), and anything nested deeper than {@link MAX_WALK_DEPTH}
+ * (a cycle), goes to `structuredClone` as before.
  */
 function frozenCopy<T>(value: T): T {
   return copyFrozen(value, 0) as T;
@@ -144,9 +144,15 @@ function frozenCopy<T>(value: T): T {
 
 const MAX_WALK_DEPTH = 64;
 
+/**
+ * Objects this module froze itself, all the way down: safe to share between records. A caller's
+ * `Object.freeze` is shallow, so `Object.isFrozen` alone would let a mutable member into a stored record.
+ */
+const deeplyFrozen = new WeakSet<object>();
+
 function copyFrozen(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return internConstant(value);
-  if (isDeeplyFrozen(value)) return value;
+  if (deeplyFrozen.has(value)) return value;
   let copy: Record<string, unknown> | unknown[];
   if (depth >= MAX_WALK_DEPTH) {
     copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
@@ -169,7 +175,8 @@ function copyFrozen(value: unknown, depth: number): unknown {
       Object.freeze(copy);
     }
   }
-  return markDeeplyFrozen(copy);
+  deeplyFrozen.add(copy);
+  return copy;
 }
 
 /**
