@@ -4,8 +4,8 @@
  * helps when activities overlap: one caller awaiting each signature in turn gets no second core). Also a batch
  * (`sign_raw_payloads` of 100), where the signature is nearly all of the work.
  *
- * Each side is warmed past the 2,000 signatures after which a thread builds noble's larger secp256k1 table
- * (`secp256k1-tables.ts`), so neither is measured half-way through building it.
+ * Each side is warmed with a few thousand signatures first, so the JIT and each thread's key cache are settled
+ * before either is measured.
  *
  * Run: `npx tsx bench/signer-pool.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
  */

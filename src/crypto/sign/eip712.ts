@@ -11,10 +11,10 @@
  *
  * @module
  */
-import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { invalidArgument } from "../../errors.js";
 import { typedDataDigest } from "./eip712-digest.js";
 import { isJsonObject, parsePayloadJson } from "./json.js";
+import { signSecp256k1Recovered } from "./secp256k1-ecdsa.js";
 import { fromRecoveredSecp256k1, type RawPayloadSignature } from "./signature.js";
 
 /** An EIP-712 typed-data document whose outer shape has been checked; its types and values are checked when signed. */
@@ -55,5 +55,5 @@ export function signTypedData(
   field: string,
 ): RawPayloadSignature {
   const digest = typedDataDigest(typedData, field);
-  return fromRecoveredSecp256k1(secp256k1.sign(digest, privateKey, { prehash: false, format: "recovered" }));
+  return fromRecoveredSecp256k1(signSecp256k1Recovered(digest, privateKey));
 }

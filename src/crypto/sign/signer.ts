@@ -3,8 +3,8 @@
  * scalar, building the node:crypto key object) happens once in {@link prepareSigner}; the engine can keep the
  * result per account and call `sign` for every payload.
  *
- * - secp256k1: `@noble/curves` ECDSA over the 32-byte digest (`prehash: false`), RFC 6979 deterministic nonces,
- *   low-S, with the recovery id.
+ * - secp256k1: libsecp256k1 ECDSA (`secp256k1-ecdsa.ts`) over the 32-byte digest, RFC 6979 deterministic nonces,
+ *   low-S, with the recovery id: byte for byte what `@noble/curves` and viem give, several times faster.
  * - P-256 (standalone private keys): `@noble/curves` ECDSA as for secp256k1.
  * - Ed25519: node:crypto (OpenSSL), which signs several times faster than pure JS; RFC 8032 Ed25519 is
  *   deterministic, so the result equals noble's.
@@ -23,7 +23,7 @@ import { hexToBytes } from "../bytes.js";
 import { signTypedData } from "./eip712.js";
 import type { SigningCurve } from "./enums.js";
 import { assertSigningCurve, type SigningInput } from "./scheme.js";
-import { countSecp256k1Signature } from "./secp256k1-tables.js";
+import { signSecp256k1Recovered } from "./secp256k1-ecdsa.js";
 import { fromRecoveredSecp256k1, fromSixtyFourByteSignature, type RawPayloadSignature } from "./signature.js";
 
 /** A signing key made ready for repeated use. It holds the key: keep it where the key itself may be kept. */
@@ -104,8 +104,7 @@ function secp256k1Signer(privateKey: Uint8Array): PreparedSigner {
     sign(input) {
       switch (input.kind) {
         case "digest":
-          countSecp256k1Signature();
-          return fromRecoveredSecp256k1(secp256k1.sign(input.digest, key, { prehash: false, format: "recovered" }));
+          return fromRecoveredSecp256k1(signSecp256k1Recovered(input.digest, key));
         case "typedData":
           return signTypedData(input.typedData, key, input.field);
         case "message":
