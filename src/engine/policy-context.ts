@@ -14,6 +14,7 @@
  * @module
  */
 import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
+import { markImmutable } from "../policy/immutable-inputs.js";
 import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
 import type { PolicyActivity, PolicyContext, PolicyCredential, PolicyData, PolicyUser } from "../policy/types.js";
 import type { DataReader } from "./data.js";
@@ -89,23 +90,46 @@ export function policyActivity(
   };
 }
 
-/** A user as the `approvers` keyword shows it. */
+// The approvers and credentials of a context are immutable, one object per stored user (a changed user is a
+// new record, so a new object) and per credential, so a consensus can reuse its result for the same members
+// (see `markImmutable`).
+const policyUsers = new WeakMap<UserRecord, PolicyUser>();
+const policyCredentials = new Map<string, PolicyCredential>();
+const MAX_POLICY_CREDENTIALS = 4096;
+
+/** A user as the `approvers` keyword shows it: immutable, the same object for the same stored record. */
 export function policyUserOf(user: UserRecord): PolicyUser {
-  return { id: user.id, email: user.userEmail ?? "", alias: user.userName, tags: [...user.tagIds] };
+  let known = policyUsers.get(user);
+  if (known === undefined) {
+    known = markImmutable({ id: user.id, email: user.userEmail ?? "", alias: user.userName, tags: [...user.tagIds] });
+    // Only a record that cannot change may keep its view: a store that hands out mutable objects gets a new one.
+    if (Object.isFrozen(user) && Object.isFrozen(user.tagIds)) policyUsers.set(user, known);
+  }
+  return known;
 }
 
-/** The credential a vote was stamped with, as the `credentials` keyword shows it. */
+/**
+ * The credential a vote was stamped with, as the `credentials` keyword shows it: immutable, the same object
+ * for the same credential (a bounded table; when full it starts over).
+ */
 export function policyCredentialOf(vote: Pick<VoteRecord, "userId" | "publicKey" | "credential">): PolicyCredential {
   const { credential } = vote;
-  return {
-    id: credential.id ?? "",
-    user_id: vote.userId,
-    type: credential.type,
-    // A passkey stamp names its credential id where an API key stamp names its public key.
-    ...(credential.kind === "authenticator"
-      ? { credential_id: vote.publicKey, public_key: "" }
-      : { public_key: vote.publicKey }),
-  };
+  const passkey = credential.kind === "authenticator";
+  const id = credential.id ?? "";
+  const key = JSON.stringify([id, vote.userId, credential.type, passkey, vote.publicKey]);
+  let known = policyCredentials.get(key);
+  if (known === undefined) {
+    known = markImmutable({
+      id,
+      user_id: vote.userId,
+      type: credential.type,
+      // A passkey stamp names its credential id where an API key stamp names its public key.
+      ...(passkey ? { credential_id: vote.publicKey, public_key: "" } : { public_key: vote.publicKey }),
+    });
+    if (policyCredentials.size >= MAX_POLICY_CREDENTIALS) policyCredentials.clear();
+    policyCredentials.set(key, known);
+  }
+  return known;
 }
 
 /** What {@link buildPolicyContext} reads. */

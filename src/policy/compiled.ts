@@ -10,8 +10,10 @@
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
+import { type EqualityFastPath, equalityFastPath } from "./equality-tests.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
+import { allImmutable } from "./immutable-inputs.js";
 import { parseExpression } from "./parser.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
 import type { EvaluationError, PolicyContext, PolicyExpressionField } from "./types.js";
@@ -52,11 +54,15 @@ interface CompiledQuantifier extends ApproverQuantifier {
 export class CompiledExpression {
   readonly expr: Expr | undefined;
   private readonly code: Code | undefined;
+  /** Equality tests of fields against literals, judged without the closures when they can be. */
+  private readonly equalityTests: EqualityFastPath | undefined;
   /** Why the source does not parse, when it does not. */
   readonly failure: CustodyError | undefined;
   /** The same, as an evaluation record reports it. */
   readonly failureRecord: EvaluationError | undefined;
   private quantifiers: CompiledQuantifier[] | undefined;
+  /** The last results of a consensus, by the first approver they were computed for. */
+  private consensusResults: WeakMap<object, ConsensusResult> | undefined;
 
   constructor(
     readonly field: PolicyExpressionField,
@@ -65,6 +71,7 @@ export class CompiledExpression {
     try {
       this.expr = parseExpression(source);
       this.code = compileNode(this.expr, source, field);
+      this.equalityTests = equalityFastPath(this.expr, field);
     } catch (error) {
       if (!isCustodyError(error)) throw error;
       this.failure = error;
@@ -75,6 +82,43 @@ export class CompiledExpression {
   /** The expression's bool in `run`. Throws a `CustodyError` when it fails or gives something else. */
   evaluate(run: PolicyRun): boolean {
     if (this.failure !== undefined) throw this.failure;
+    if (this.field === "consensus") return this.consensus(run);
+    return this.run(run);
+  }
+
+  /**
+   * A consensus reads `approvers` and `credentials` and nothing else, so the same immutable members give the
+   * same result in the same number of steps: an organization's every activity by one submitter asks each of
+   * its policies' consensus the same question. The result is reused when the run's budget covers the steps
+   * the evaluation took; a failure is never reused, it is evaluated again.
+   */
+  private consensus(run: PolicyRun): boolean {
+    const { approvers, credentials } = run.context;
+    const first = Array.isArray(approvers) ? approvers[0] : undefined;
+    if (typeof first !== "object" || first === null || !Array.isArray(credentials)) return this.run(run);
+    const known = this.consensusResults?.get(first);
+    if (known?.matches(approvers, credentials) && run.remaining >= known.steps) {
+      run.remaining -= known.steps;
+      return known.value;
+    }
+    const before = run.remaining;
+    const value = this.run(run);
+    if (allImmutable(approvers) && allImmutable(credentials)) {
+      this.consensusResults ??= new WeakMap();
+      // Copies of the lists (their members are immutable; the caller's lists might not stay as they are).
+      this.consensusResults.set(
+        first,
+        new ConsensusResult([...approvers], [...credentials], value, before - run.remaining),
+      );
+    }
+    return value;
+  }
+
+  private run(run: PolicyRun): boolean {
+    if (this.equalityTests !== undefined) {
+      const judged = this.equalityTests(run);
+      if (judged !== undefined) return judged;
+    }
     const value = this.code!(run);
     if (typeof value !== "boolean") {
       throw expressionError("POLICY_TYPE_MISMATCH", `a ${this.field} expression must give a bool`, this.expr!.start);
@@ -112,6 +156,27 @@ export class CompiledExpression {
       });
     });
   }
+}
+
+/** A consensus's result for the approvers and credentials it was computed with. */
+class ConsensusResult {
+  constructor(
+    private readonly approvers: readonly unknown[],
+    private readonly credentials: readonly unknown[],
+    readonly value: boolean,
+    readonly steps: number,
+  ) {}
+
+  /** Whether `approvers` and `credentials` hold the very same members, in the same order. */
+  matches(approvers: readonly unknown[], credentials: readonly unknown[]): boolean {
+    return sameMembers(this.approvers, approvers) && sameMembers(this.credentials, credentials);
+  }
+}
+
+function sameMembers(known: readonly unknown[], given: readonly unknown[]): boolean {
+  if (known.length !== given.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
+  return true;
 }
 
 /** The record of an expression failure. */

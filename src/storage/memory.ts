@@ -150,9 +150,18 @@ const MAX_WALK_DEPTH = 64;
  */
 const deeplyFrozen = new WeakSet<object>();
 
+/**
+ * Our copies of objects the caller froze whose members are all constants or such objects themselves: those
+ * can never change, so one copy serves every record that holds them (the evaluation records of a policy,
+ * shared by every decision that gives its outcome, are most of an activity's evaluation).
+ */
+const copiesOfImmutable = new WeakMap<object, object>();
+
 function copyFrozen(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return internConstant(value);
   if (deeplyFrozen.has(value)) return value;
+  const known = copiesOfImmutable.get(value);
+  if (known !== undefined) return known;
   let copy: Record<string, unknown> | unknown[];
   if (depth >= MAX_WALK_DEPTH) {
     copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
@@ -176,7 +185,25 @@ function copyFrozen(value: unknown, depth: number): unknown {
     }
   }
   deeplyFrozen.add(copy);
+  if (isImmutable(value)) copiesOfImmutable.set(value, copy);
   return copy;
+}
+
+/**
+ * Whether `value` is frozen and holds, as plain data members (a getter could answer differently next time),
+ * only constants and objects already known to be immutable.
+ */
+function isImmutable(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  // Only plain objects and arrays: a frozen Date (or Map, ...) still changes through its internal slots.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null && prototype !== Array.prototype) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!("value" in descriptor)) return false;
+    const member: unknown = descriptor.value;
+    if (typeof member === "object" && member !== null && !copiesOfImmutable.has(member)) return false;
+  }
+  return true;
 }
 
 /**

@@ -178,6 +178,35 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
       await store.close();
     });
 
+    it("keeps what a frozen part held when it was written, and shares nothing mutable", async () => {
+      const store = await open();
+      // One frozen part put in many records (as a policy's evaluation is), and frozen parts that can still
+      // change: one through a getter, one whose member is not frozen.
+      const shared = Object.freeze({ policyId: "p", outcome: "OUTCOME_ALLOW" });
+      let reads = 0;
+      const getter = Object.freeze(
+        Object.defineProperty({}, "n", {
+          enumerable: true,
+          get: () => ++reads,
+        }),
+      );
+      const inner = { v: 1 };
+      const shallow = Object.freeze({ inner });
+      await store.transaction(async (tx) => {
+        for (const id of ["a", "b"]) await tx.put("things", { id, parts: [shared, shared] }, { scope: "s" });
+        await tx.put("things", { id: "c", getter, shallow }, { scope: "s" });
+      });
+      inner.v = 2;
+      await store.transaction(async (tx) => tx.put("things", { id: "d", getter, shallow }, { scope: "s" }));
+      await store.read(async (r) => {
+        expect(await r.get("things", "a")).toEqual({ id: "a", parts: [shared, shared] });
+        expect(await r.get("things", "b")).toEqual({ id: "b", parts: [shared, shared] });
+        expect(await r.get("things", "c")).toEqual({ id: "c", getter: { n: 1 }, shallow: { inner: { v: 1 } } });
+        expect(await r.get("things", "d")).toEqual({ id: "d", getter: { n: 2 }, shallow: { inner: { v: 2 } } });
+      });
+      await store.close();
+    });
+
     it("pages a scope forwards and backwards with cursors, in id order", async () => {
       const store = await open();
       await store.transaction(async (tx) => {
