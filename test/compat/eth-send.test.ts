@@ -197,6 +197,22 @@ describe("eth_send_raw_transaction and get_nonces", () => {
   });
 });
 
+describe("get_nonces' gas station nonce", () => {
+  it("is refused naming the field, also beside `nonce`, since no gas station delegate exists on a devnet", async () => {
+    const { root, organizationId } = fixture;
+    for (const request of [{ gasStationNonce: true }, { nonce: true, gasStationNonce: true }]) {
+      const error = await refusal(
+        root.getNonces({ organizationId, address: from, caip2: CAIP2, ...request }),
+        "FAILED_PRECONDITION",
+        "GAS_STATION_UNAVAILABLE",
+      );
+      expect(error.details.field).toBe("gasStationNonce");
+    }
+    // Asking for neither answers neither, as the response's members are "if requested".
+    expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, gasStationNonce: false })).toEqual({});
+  });
+});
+
 describe("a send that needs consensus", () => {
   const CONSENSUS_RECIPIENT = "0x000000000000000000000000000000000000c0c0";
   let team: Awaited<ReturnType<typeof organizationWithMembers<"bob" | "carol">>>;
