@@ -14,6 +14,7 @@ import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INDEX } from "../../src/engine/data.js";
 import { CustodyEngine } from "../../src/index.js";
 import { FileStore } from "../../src/storage/file/index.js";
 import { PostgresStore } from "../../src/storage/postgres/index.js";
@@ -153,6 +154,23 @@ describe("get_gas_usage and upsert_gas_usage_config over HTTP", () => {
       remainingUsd: "100.00",
     });
     expect((await remaining(subOrganizationId, subKey)).windowLimitUsd).toBe("0.75");
+    // What the second upsert left out (`enabled`, `solanaConfig`) keeps its stored value.
+    const stored = await fixture.engine.store.read(async (reader) => {
+      const configId = await reader.lookup(
+        "gasUsageConfigByOrganization",
+        INDEX.gasUsageConfigByOrganization(fixture.organizationId),
+      );
+      return configId === undefined ? undefined : reader.get("gasUsageConfigs", configId);
+    });
+    expect(stored).toMatchObject({
+      id: gasUsageConfigId,
+      organizationId: fixture.organizationId,
+      orgWindowLimitUsd: "100",
+      subOrgWindowLimitUsd: "0.75",
+      windowDurationMinutes: 43200,
+      enabled: true,
+      solanaRentPrefundEnabled: false,
+    });
   });
 
   it("refuses a sub-organization's upsert: the billing organization sets the limits", async () => {
