@@ -64,6 +64,9 @@ function docLines(operation: Operation, swagger: Map<string, SwaggerOperation>):
     const [current, ...older] = operation.versions;
     const result = current?.result ? `; the result is \`activity.result.${current.result}\`` : "";
     lines.push(`Activity \`${current?.type}\` at ${path}${result}.`);
+    if (operation.unlistedRoute) {
+      lines.push("The hosted API's description names this activity but no route for it: the route is custodian's.");
+    }
     if (older.length > 0) lines.push(`Also accepts \`type\` ${older.map((version) => `\`${version.type}\``).join(", ")}.`);
   }
   lines.push(policyOf(operation));
@@ -115,8 +118,12 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
 export function renderReadmeOperations(): string {
   const swagger = swaggerPaths();
   const served = new Set(rows.map(urlPathOf));
+  const listed = rows.filter((operation) => swagger.has(urlPathOf(operation))).length;
+  const unlisted = rows.length - listed;
   const lines = [
-    `custodian serves ${rows.length} of the ${swagger.size} operations of the hosted API's public description.`,
+    `custodian serves ${listed} of the ${swagger.size} operations of the hosted API's public description${
+      unlisted > 0 ? `, and ${unlisted} that it names without a route (marked *)` : ""
+    }.`,
     "",
     "| method | path | activity type (current) | policy resource / action |",
     "|---|---|---|---|",
@@ -132,7 +139,8 @@ export function renderReadmeOperations(): string {
       : operation.policy === null
         ? "(root quorum only)"
         : `\`${operation.policy.resource}\` / \`${operation.policy.action}\``;
-    lines.push(`| \`${operation.method}\` | \`${path}\` | \`${operation.versions[0]?.type}\` | ${policy} |`);
+    const mark = operation.unlistedRoute ? " *" : "";
+    lines.push(`| \`${operation.method}\` | \`${path}\`${mark} | \`${operation.versions[0]?.type}\` | ${policy} |`);
   }
   const missing = [...swagger.entries()].filter(([path]) => !served.has(path));
   lines.push(

@@ -51,6 +51,7 @@ export const INDEX = {
       type,
       type === "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" ? address.toLowerCase() : address,
     ]),
+  gasUsageConfigByOrganization: (organizationId: string) => organizationId,
 } as const;
 
 /** The scope of credential-location records for one public key or credential id. */
@@ -122,6 +123,10 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   meta: () => ({ scope: META_SCOPE }),
   sendTransactionStatuses: (s) => ({ scope: s.organizationId }),
   pendingSends: () => ({ scope: PENDING_SENDS_SCOPE }),
+  gasUsageConfigs: (c) => ({
+    scope: c.organizationId,
+    keys: { gasUsageConfigByOrganization: INDEX.gasUsageConfigByOrganization(c.organizationId) },
+  }),
 };
 
 /** The collections whose records name the organization they belong to. */

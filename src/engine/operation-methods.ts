@@ -236,6 +236,21 @@ export interface OperationMethods {
    */
   getNonces: OperationMethod<"getNonces">;
   /**
+   * Get gas usage and gas limits for either the parent organization or a sub-organization.
+   *
+   * Query at `POST /public/v1/query/get_gas_usage`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getGasUsage: OperationMethod<"getGasUsage">;
+  /**
+   * upsertGasUsageConfig.
+   *
+   * Activity `ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG` at `POST /public/v1/submit/upsert_gas_usage_config`; the result is `activity.result.upsertGasUsageConfigResult`.
+   * The hosted API's description names this activity but no route for it: the route is custodian's.
+   * Policy: resource `SPONSORSHIP`, action `UPDATE`.
+   */
+  upsertGasUsageConfig: OperationMethod<"upsertGasUsageConfig">;
+  /**
    * Create an ABI/IDL in JSON.
    *
    * Activity `ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/create_smart_contract_interface`; the result is `activity.result.createSmartContractInterfaceResult`.

@@ -469,6 +469,27 @@ export interface InvitationRecord {
   updatedAtMs: number;
 }
 
+/**
+ * A billing organization's gas sponsorship limits (`upsert_gas_usage_config`), one per organization, as
+ * configured. custodian sponsors nothing, so they meter nothing; `get_gas_usage` reports them.
+ */
+export interface GasUsageConfigRecord {
+  /** The `gasUsageConfigId`; kept across upserts. */
+  id: string;
+  organizationId: string;
+  /** USD, a normalized decimal string: the organization's own limit per window. */
+  orgWindowLimitUsd: string;
+  /** USD, a normalized decimal string: each sub-organization's limit per window. */
+  subOrgWindowLimitUsd: string;
+  /** The rolling window, 1 to 43200 minutes. */
+  windowDurationMinutes: number;
+  enabled: boolean;
+  /** `solanaConfig.rentPrefundEnabled`. */
+  solanaRentPrefundEnabled: boolean;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
 export interface MetaRecord {
   id: string;
@@ -544,6 +565,7 @@ export interface Collections {
   meta: MetaRecord;
   sendTransactionStatuses: SendTransactionStatusRecord;
   pendingSends: PendingSendRecord;
+  gasUsageConfigs: GasUsageConfigRecord;
 }
 
 export type CollectionName = keyof Collections;

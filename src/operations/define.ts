@@ -116,6 +116,12 @@ export interface ActivityOperation<
   /** Accepted versions, the current one first. */
   readonly versions: V;
   /**
+   * Set when the hosted API's public description names the activity type, intent and result but no route
+   * for them (`upsert_gas_usage_config`): `path` is then custodian's, formed as the others are, and the
+   * official clients have no method for it. The drift check holds such a row to the absence of the route.
+   */
+  readonly unlistedRoute?: true;
+  /**
    * Policy resource and action; null for activities with none in the policy spec's table: votes (their
    * eligibility is the pending consensus's) and root-quorum-only activities (no policy can allow them).
    */

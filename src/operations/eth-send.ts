@@ -6,7 +6,8 @@
  *   the same codec), signed with the key `from` names, broadcast, and recorded as a send status
  *   (`sendTransactionStatusId`) the tracker settles.
  * - `eth_send_raw_transaction`: broadcasts a transaction signed elsewhere.
- * - `get_nonces`: the chain nonce of an address.
+ * - `get_nonces`: the chain nonce of an address (the pending count, the nonce its next transaction takes);
+ *   the gas station nonce is refused with the sponsored sends below.
  *
  * Chain I/O happens inside the activity's transaction, so a refused or unreachable chain fails the activity
  * and nothing is recorded as sent; the same body again answers with that activity and reaches no chain.
@@ -16,7 +17,8 @@
  *
  * Sponsored sends and multi-call batches go through Turnkey's gas station (EIP-7702 delegate and execution
  * contracts); `@turnkey/gas-station` ships their ABIs but not their bytecode, so no devnet can have them:
- * they are refused (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`).
+ * they are refused (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`). Their limits are kept and reported
+ * by `gas-usage.ts`, with no usage.
  *
  * @module
  */

@@ -15,6 +15,7 @@ import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteW
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
+import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
 import { createInvitations, deleteInvitation } from "./invitations.js";
 import { oauth } from "./oauth.js";
@@ -110,6 +111,8 @@ export const OPERATIONS = [
   solSendTransaction,
   getSendTransactionStatus,
   getNonces,
+  getGasUsage,
+  upsertGasUsageConfig,
   createSmartContractInterface,
   deleteSmartContractInterface,
   getSmartContractInterface,

@@ -2,7 +2,9 @@
  * `eth_send_transaction` end to end on an anvil devnet: `@turnkey/core`'s `ethSendTransaction` and
  * `pollTransactionStatus` against the HTTP adapter send a funded transfer and a contract call; the receipts
  * on the devnet match and the status reaches INCLUDED; the status changes reach a webhook endpoint
- * subscribed to SEND_TRANSACTION_STATUS_UPDATES. A policy denying the `to` address stops the send before
+ * subscribed to SEND_TRANSACTION_STATUS_UPDATES. A send that needs a second approver waits in
+ * CONSENSUS_NEEDED with nothing broadcast, and is signed, broadcast and included at the approval (nothing at a
+ * rejection). A policy denying the `to` address stops the send before
  * anything reaches the chain; a revert, an unknown chain, an unreachable RPC and a nonce conflict are
  * each reported clearly, and nothing is broadcast twice.
  */
@@ -192,6 +194,134 @@ describe("eth_send_raw_transaction and get_nonces", () => {
     expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, nonce: true })).toEqual({
       nonce: (nonce + 1n).toString(),
     });
+  });
+});
+
+describe("get_nonces' gas station nonce", () => {
+  it("is refused naming the field, also beside `nonce`, since no gas station delegate exists on a devnet", async () => {
+    const { root, organizationId } = fixture;
+    for (const request of [{ gasStationNonce: true }, { nonce: true, gasStationNonce: true }]) {
+      const error = await refusal(
+        root.getNonces({ organizationId, address: from, caip2: CAIP2, ...request }),
+        "FAILED_PRECONDITION",
+        "GAS_STATION_UNAVAILABLE",
+      );
+      expect(error.details.field).toBe("gasStationNonce");
+    }
+    // Asking for neither answers neither, as the response's members are "if requested".
+    expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, gasStationNonce: false })).toEqual({});
+  });
+});
+
+describe("a send that needs consensus", () => {
+  const CONSENSUS_RECIPIENT = "0x000000000000000000000000000000000000c0c0";
+  let team: Awaited<ReturnType<typeof organizationWithMembers<"bob" | "carol">>>;
+  let sender: string;
+
+  /** bob's send of `value` wei to CONSENSUS_RECIPIENT, which needs a second user's approval. */
+  async function pendingSend(value: string) {
+    const { activity } = await team.members.bob.as.ethSendTransaction({
+      organizationId: team.organizationId,
+      type: V1,
+      parameters: { from: sender, to: CONSENSUS_RECIPIENT, caip2: CAIP2, value },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect(activity.result ?? null).toBeNull();
+    return activity;
+  }
+
+  /** Polls get_send_transaction_status until the send leaves BROADCASTED. */
+  async function waitForStatus(organizationId: string, sendTransactionStatusId: string) {
+    for (;;) {
+      const status = await team.members.bob.as.getSendTransactionStatus({ organizationId, sendTransactionStatusId });
+      if (status.txStatus !== "BROADCASTED") return status;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** What the devnet shows of the sender and the recipient. */
+  async function chainState() {
+    return {
+      nonce: await txCount(sender),
+      balance: BigInt((await rpc("eth_getBalance", [CONSENSUS_RECIPIENT, "latest"])) as string),
+      block: await rpc("eth_blockNumber"),
+    };
+  }
+
+  beforeAll(async () => {
+    // An organization of its own, so the policies of the other tests do not take part in these decisions.
+    team = await organizationWithMembers(["bob", "carol"], {
+      chains: { [CAIP2]: anvil.rpcUrl },
+      sendStatusPollIntervalMs: 50,
+    });
+    const { activity } = await team.root.createWallet({
+      organizationId: team.organizationId,
+      parameters: walletParameters("Team sender"),
+    });
+    sender = walletAddress(activity);
+    await rpc("anvil_setBalance", [sender, "0xde0b6b3a7640000"]); // 1 ETH
+    await addPolicy(team.root, team.organizationId, {
+      // The submitter's own approval is the first; a second user must approve too.
+      policyName: "sends to c0c0 need a second approver",
+      effect: "EFFECT_ALLOW",
+      condition: `activity.type == '${V1}' && eth.tx.to == '${CONSENSUS_RECIPIENT}'`,
+      consensus: "approvers.count() >= 2",
+    });
+  });
+
+  afterAll(async () => {
+    await team?.engine.close();
+  });
+
+  it("waits in CONSENSUS_NEEDED with nothing broadcast; carol's approval signs, broadcasts and includes it", async () => {
+    const { organizationId, members } = team;
+    const before = await chainState();
+    const pending = await pendingSend("12345");
+    expect(await chainState()).toEqual(before);
+
+    const { activity } = await members.carol.as.approveActivity({
+      organizationId,
+      parameters: { fingerprint: pending.fingerprint },
+    });
+    expect(activity.id).toBe(pending.id);
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    const { sendTransactionStatusId } = activity.result!.ethSendTransactionResult as {
+      sendTransactionStatusId: string;
+    };
+    const status = await waitForStatus(organizationId, sendTransactionStatusId);
+    expect(status.txStatus).toBe("INCLUDED");
+    const receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string>;
+    expect(receipt.status).toBe("0x1");
+    expect(receipt.from?.toLowerCase()).toBe(sender.toLowerCase());
+    expect(receipt.to).toBe(CONSENSUS_RECIPIENT);
+    const after = await chainState();
+    expect(after.nonce).toBe(before.nonce + 1n);
+    expect(after.balance - before.balance).toBe(12345n);
+    const transaction = (await rpc("eth_getTransactionByHash", [status.eth?.txHash])) as Record<string, string>;
+    expect(BigInt(transaction.value as string)).toBe(12345n);
+    expect(BigInt(transaction.nonce as string)).toBe(before.nonce);
+  });
+
+  it("a rejection by carol ends it REJECTED and nothing is ever broadcast", async () => {
+    const { organizationId, members } = team;
+    const before = await chainState();
+    const pending = await pendingSend("777");
+    const { activity } = await members.carol.as.rejectActivity({
+      organizationId,
+      parameters: { fingerprint: pending.fingerprint },
+    });
+    expect(activity.id).toBe(pending.id);
+    expect(activity.status).toBe("ACTIVITY_STATUS_REJECTED");
+    expect(activity.result ?? null).toBeNull();
+    // Mine a block so a broadcast, had there been one, would show in the nonce and the balance.
+    await rpc("evm_mine");
+    const after = await chainState();
+    expect(after.nonce).toBe(before.nonce);
+    expect(after.balance).toBe(before.balance);
+    // Nor is one waiting in the node's pool.
+    expect(BigInt((await rpc("eth_getTransactionCount", [sender, "pending"])) as string)).toBe(before.nonce);
+    const recorded = await members.bob.as.getActivity({ organizationId, activityId: pending.id });
+    expect(recorded.activity.status).toBe("ACTIVITY_STATUS_REJECTED");
   });
 });
 

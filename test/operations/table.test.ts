@@ -101,12 +101,21 @@ describe("the operation table", () => {
     const urlPath = urlPathOf(operation);
     it(`${urlPath} matches the swagger and @turnkey/http`, () => {
       const entry = swagger.paths[urlPath];
-      expect(entry, `${urlPath} is a documented path`).toBeDefined();
-      expect(typeof (client as unknown as Record<string, unknown>)[operation.method]).toBe("function");
-      const request = resolve(entry!.post.parameters[0]!.schema);
+      const clientMethod = (client as unknown as Record<string, unknown>)[operation.method];
+      const unlisted = operation.kind === "activity" && operation.unlistedRoute === true;
+      if (unlisted) {
+        // Once the description gains the route (or the client the method), the row must drop the flag
+        // and be held to them like the others.
+        expect(entry, `${urlPath} is still missing from the description`).toBeUndefined();
+        expect(clientMethod, `@turnkey/http still has no ${operation.method}`).toBeUndefined();
+      } else {
+        expect(entry, `${urlPath} is a documented path`).toBeDefined();
+        expect(typeof clientMethod).toBe("function");
+      }
+      const request = unlisted ? undefined : resolve(entry!.post.parameters[0]!.schema);
       const problems: string[] = [];
       if (operation.kind === "activity") {
-        expect(request.properties?.type?.enum).toContain(operation.versions[0].type);
+        if (request) expect(request.properties?.type?.enum).toContain(operation.versions[0].type);
         for (const version of operation.versions) {
           expect(activityTypes.has(version.type), version.type).toBe(true);
           const intent = intentMembers[version.intent];
@@ -121,14 +130,16 @@ describe("the operation table", () => {
           );
         }
         // The current version's parameters are what the request body documents.
-        compare(
-          operation.versions[0].parameters as unknown as ValibotNode,
-          request.properties?.parameters ?? {},
-          "parameters",
-          problems,
-        );
+        if (request) {
+          compare(
+            operation.versions[0].parameters as unknown as ValibotNode,
+            request.properties?.parameters ?? {},
+            "parameters",
+            problems,
+          );
+        }
       } else {
-        compare(operation.request as unknown as ValibotNode, request, "request", problems);
+        compare(operation.request as unknown as ValibotNode, request!, "request", problems);
       }
       expect(problems).toEqual([]);
     });
