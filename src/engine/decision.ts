@@ -10,12 +10,20 @@ import { CustodyError } from "../errors.js";
 import { decideCompiled } from "../policy/decide.js";
 import { CompiledPolicy } from "../policy/evaluate-policy.js";
 import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
-import type { Decision, Policy, PolicyContext } from "../policy/types.js";
-import { buildPolicyContext, type PolicyContextInput } from "./policy-context.js";
+import type { Decision, Policy, PolicyContext, RootQuorum } from "../policy/types.js";
+import {
+  buildPolicyContexts,
+  isSeveralContexts,
+  type PolicyContextInput,
+  type SeveralPolicyContexts,
+} from "./policy-context.js";
 import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "./records.js";
 import { confineSessionsToSubmitter } from "./session-target.js";
 
-/** A decision with the consensus still open, and the context it was taken in. */
+/**
+ * A decision with the consensus still open, and the context it was taken in (for an activity acting with
+ * several keys, the context of the key whose decision settled it).
+ */
 export interface ActivityDecision extends Decision {
   /** See {@link PolicyEvaluationRecord.openConsensus}. */
   openConsensus: PolicyEvaluationRecord["openConsensus"];
@@ -87,17 +95,63 @@ export interface DecideActivityInput extends PolicyContextInput {
   readonly governing: OrganizationRecord;
 }
 
-/** Decides an activity with the governing organization's current policies and root quorum. */
+/**
+ * Decides an activity with the governing organization's current policies and root quorum. An activity that
+ * acts with several keys (its row's `policyTarget` gives one target per key) is decided once per key, each
+ * decision in that key's context, and goes ahead only as far as the worst of them lets it: see
+ * {@link worstOf}.
+ */
 export async function decideActivity(input: DecideActivityInput): Promise<ActivityDecision> {
   const records = await input.data.listAll("policies", input.governing.id);
   const policies = records.map(compiledOf);
-  const context = await buildPolicyContext(input);
+  const contexts = await buildPolicyContexts(input);
+  if (isSeveralContexts(contexts)) return worstOf(policies, input.governing.rootQuorum, contexts);
+  return decideIn(policies, input.governing.rootQuorum, contexts);
+}
+
+/** The decision in one context. */
+function decideIn(
+  policies: readonly CompiledPolicy[],
+  rootQuorum: RootQuorum,
+  context: PolicyContext,
+): ActivityDecision {
   const decision = confineSessionsToSubmitter(
-    decideCompiled(policies, input.governing.rootQuorum, context, true),
+    decideCompiled(policies, rootQuorum, context, true),
     policies.map((compiled) => compiled.policy),
     context,
   );
   return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };
+}
+
+/** How far a decision lets an activity go: higher is worse. */
+function severity(decision: Decision): number {
+  if (decision.outcome === "ALLOW") return 0;
+  if (decision.outcome === "CONSENSUS_NEEDED") return 1;
+  return decision.reason === "EXPLICIT_DENY" ? 3 : 2;
+}
+
+/**
+ * The decision of an activity acting with several keys: an explicit deny of any key denies it; else any
+ * other denial (implicit, root quorum required) denies it; else a key still needing consensus leaves it
+ * waiting, open to every consensus some key waits for (each policy once); else it is allowed. The decision
+ * that settled it (the first of the worst) gives the reason, the evaluations recorded and the context.
+ */
+function worstOf(
+  policies: readonly CompiledPolicy[],
+  rootQuorum: RootQuorum,
+  contexts: SeveralPolicyContexts,
+): ActivityDecision {
+  const [first, ...others] = contexts;
+  let worst = decideIn(policies, rootQuorum, first);
+  const open = [...worst.openConsensus];
+  for (const context of others) {
+    const decision = decideIn(policies, rootQuorum, context);
+    for (const waiting of decision.openConsensus) {
+      if (!open.some((known) => known.policyId === waiting.policyId)) open.push(waiting);
+    }
+    if (severity(decision) > severity(worst)) worst = decision;
+  }
+  return worst.outcome === "CONSENSUS_NEEDED" ? { ...worst, openConsensus: open } : worst;
 }
 
 /** The record of one decision, prompted by the vote `voteId`. */

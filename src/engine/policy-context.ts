@@ -8,12 +8,13 @@
  *   ids (the caller passes the votes that still count: see `pending.ts`).
  * - `credentials`: the credentials those approvals were stamped with.
  * - the target keywords (`wallet`, `wallet_account`, `private_key`, `eth`, ...) from the row's
- *   `policyTarget`, when it has one.
+ *   `policyTarget`, when it has one. A row whose activity acts with several keys gives one target per key,
+ *   and then one context per target, sharing everything else.
  * - `time.now`: the engine clock's reading for this decision.
  *
  * @module
  */
-import type { ActivityOperation, ActivityVersion } from "../operations/define.js";
+import { type ActivityOperation, type ActivityVersion, isSeveralTargets } from "../operations/define.js";
 import { markImmutable } from "../policy/immutable-inputs.js";
 import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
 import type { PolicyActivity, PolicyContext, PolicyCredential, PolicyData, PolicyUser } from "../policy/types.js";
@@ -132,7 +133,7 @@ export function policyCredentialOf(vote: Pick<VoteRecord, "userId" | "publicKey"
   return known;
 }
 
-/** What {@link buildPolicyContext} reads. */
+/** What {@link buildPolicyContexts} reads. */
 export interface PolicyContextInput {
   readonly data: DataReader;
   /**
@@ -153,8 +154,19 @@ export interface PolicyContextInput {
   readonly now: number;
 }
 
-/** Builds the keyword roots an activity's policies are judged with. */
-export async function buildPolicyContext(input: PolicyContextInput): Promise<PolicyContext> {
+/** The contexts of an activity that acts with several keys: one per key, never empty. */
+export type SeveralPolicyContexts = readonly [PolicyContext, ...PolicyContext[]];
+
+/** Whether {@link buildPolicyContexts} built one context per key. */
+export function isSeveralContexts(contexts: PolicyContext | SeveralPolicyContexts): contexts is SeveralPolicyContexts {
+  return Array.isArray(contexts);
+}
+
+/**
+ * Builds the keyword roots an activity's policies are judged with: one context, or one per target when the
+ * row's `policyTarget` gives several (each with the same `activity`, `approvers`, `credentials` and `time`).
+ */
+export async function buildPolicyContexts(input: PolicyContextInput): Promise<PolicyContext | SeveralPolicyContexts> {
   const { data, organization, operation, version, parameters } = input;
   const approvers: PolicyUser[] = [];
   const credentials: PolicyCredential[] = [];
@@ -178,11 +190,14 @@ export async function buildPolicyContext(input: PolicyContextInput): Promise<Pol
         version,
       )
     : {};
-  return {
-    ...target,
-    activity: policyActivity(operation, version, parameters),
-    approvers,
-    credentials,
-    time: { now: new Date(input.now) },
-  };
+  const activity = policyActivity(operation, version, parameters);
+  const time = { now: new Date(input.now) };
+  if (isSeveralTargets(target)) {
+    const [first, ...others] = target;
+    return [
+      { ...first, activity, approvers, credentials, time },
+      ...others.map((each) => ({ ...each, activity, approvers, credentials, time })),
+    ];
+  }
+  return { ...target, activity, approvers, credentials, time };
 }

@@ -92,6 +92,22 @@ export type PolicyTargetData = Pick<
   "wallet" | "wallets" | "wallet_account" | "private_key" | "eth" | "solana" | "tron" | "bitcoin" | "tempo" | "secret"
 >;
 
+/**
+ * What a row's `policyTarget` returns: one target, or, for an activity that acts with several keys at once
+ * (a Solana transaction several of the organization's keys sign), one per key. Policies judge each of them
+ * in its own context, and the activity goes ahead only as far as the worst of those decisions lets it
+ * (`engine/decision.ts`), so a policy denying one of the keys cannot be bypassed by naming another.
+ */
+export type PolicyTargets = PolicyTargetData | SeveralPolicyTargets;
+
+/** Several targets, one per key the activity acts with: never empty. */
+export type SeveralPolicyTargets = readonly [PolicyTargetData, ...PolicyTargetData[]];
+
+/** Whether a `policyTarget` answered with one target per key. */
+export function isSeveralTargets(targets: PolicyTargets): targets is SeveralPolicyTargets {
+  return Array.isArray(targets);
+}
+
 /** What a query handler can reach: a consistent read view. */
 export interface QueryContext {
   readonly data: DataReader;
@@ -144,14 +160,15 @@ export interface ActivityOperation<
   readonly acceptsAttestedStamp?: boolean;
   /**
    * The target the activity names, for the policy context: the wallet, account or private key it signs
-   * with or exports, and its parsed payload (`eth`, `solana`, ...). Absent when the activity names none.
+   * with or exports, and its parsed payload (`eth`, `solana`, ...), or one such target per key when it acts
+   * with several (see {@link PolicyTargets}). Absent when the activity names none.
    * Throws a `CustodyError` naming the field when the parameters name something that does not exist.
    */
   policyTarget?(
     context: PolicyTargetContext,
     parameters: v.InferOutput<V[number]["parameters"]>,
     version: V[number],
-  ): Promise<PolicyTargetData>;
+  ): Promise<PolicyTargets>;
   /**
    * Returns the result member's value; throws a `CustodyError` to fail the activity. Every row declared
    * with `defineActivity` has one; only vote rows (`defineVote`) do not. (Method syntax on

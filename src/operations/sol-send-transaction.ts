@@ -7,9 +7,11 @@
  * - Policies decide it exactly as `sign_transaction` with `TRANSACTION_TYPE_SOLANA`: `solana.tx` (with stored
  *   IDLs), and `wallet`/`wallet_account` or `private_key` of the signing key. A denial stops it before the
  *   chain is asked anything.
- * - The signing key is the one `signWith` (or each of `signWiths`) names, plus every other required signer of
- *   the message this organization holds. Policies judge one signing key per activity, so a send that would
- *   sign with several of the organization's keys is refused rather than signed by keys no policy saw.
+ * - The signing keys are the one `signWith` (or each of `signWiths`) names, plus every other required signer
+ *   of the message this organization holds; all of them sign. Policies judge each of those keys in its own
+ *   context (the same `solana.tx`, that key's `wallet_account` or `private_key`), and the send goes ahead
+ *   only if every key may sign: a deny on any one of them denies it, and a consensus one of them waits for
+ *   keeps it waiting (`engine/decision.ts`). No key signs without a policy having judged it.
  * - `recentBlockhash`, when given, replaces the message's blockhash before the decision (policies see the one
  *   sent). A message whose blockhash is the all-zero placeholder gets the cluster's latest instead.
  * - A required signer left without a signature is refused before broadcasting, naming it.
@@ -31,11 +33,16 @@ import { ChainRpcError } from "../chains/rpc.js";
 import { recordBroadcast } from "../chains/send-status.js";
 import { SolanaRpc } from "../chains/solana-rpc.js";
 import { hexToBytes } from "../crypto/bytes.js";
-import { MAX_UNSIGNED_TRANSACTION_LENGTH, type TransactionSigningKey } from "../crypto/tx/index.js";
-import { PLACEHOLDER_BLOCKHASH, parseSolanaSendable, type SolanaSendable } from "../crypto/tx/solana.js";
+import { MAX_UNSIGNED_TRANSACTION_LENGTH } from "../crypto/tx/index.js";
+import {
+  PLACEHOLDER_BLOCKHASH,
+  parseSolanaSendable,
+  type SolanaSendable,
+  type SolanaSigningKey,
+} from "../crypto/tx/solana.js";
 import type { DataReader } from "../engine/data.js";
 import { CustodyError, invalidArgument } from "../errors.js";
-import { defineActivity, type PolicyTargetData } from "./define.js";
+import { defineActivity, type PolicyTargetData, type PolicyTargets } from "./define.js";
 import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
 
@@ -135,24 +142,6 @@ async function signersOf(
   return signers;
 }
 
-/** Exactly one key signs: policies judge one signing key per activity (see the module comment). */
-function onlySigner(signers: readonly Signer[]): Signer {
-  const [first, ...others] = signers;
-  if (!first) throw new CustodyError("INTERNAL", "no signer resolved");
-  if (others.length > 0) {
-    throw new CustodyError(
-      "FAILED_PRECONDITION",
-      `the transaction would be signed by ${signers.length} of this organization's keys (${signers
-        .map((signer) => signer.named)
-        .join(
-          ", ",
-        )}); policies judge one signing key per activity, so send it with one of them signing and the others' signatures already in place`,
-      { field: first.field, reason: "SEVERAL_SIGNING_KEYS", signers: signers.map((signer) => signer.named) },
-    );
-  }
-  return first;
-}
-
 /** The configured backend of `caip2`, under any of its spellings; FAILED_PRECONDITION naming it otherwise. */
 function backendOf(services: { chains: ChainRegistry }, caip2: string) {
   if (caip2Namespace(caip2) !== "solana") {
@@ -198,18 +187,22 @@ export const solSendTransaction = defineActivity({
   path: "sol_send_transaction",
   versions,
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
-  async policyTarget(context, params): Promise<PolicyTargetData> {
+  async policyTarget(context, params): Promise<PolicyTargets> {
     const { data, organization } = context;
     const sendable = requestedTransaction(params);
     const interfaces = await storedInterfaces(data, organization.id, sendable.parsed);
-    // Unknown signers show nothing here; the handler reports them (NOT_FOUND, several keys).
-    const signers = await signersOf(data, organization.id, params, sendable).catch(() => []);
-    const [only] = signers;
-    if (!only || signers.length > 1) return sendable.parsed.policyData({ interfaces });
-    return {
-      ...(await signingTargetPolicyData(data, only.target)),
-      ...sendable.parsed.policyData({ interfaces, signer: signingIdentity(only.target, only.named) }),
-    };
+    // An unknown named signer shows no key here; the handler reports it as NOT_FOUND before signing.
+    const [first, ...others] = await signersOf(data, organization.id, params, sendable).catch(() => []);
+    if (!first) return sendable.parsed.policyData({ interfaces });
+    // One target per key that signs: each must be allowed (see the module comment).
+    const targetOf = async (signer: Signer): Promise<PolicyTargetData> => ({
+      ...(await signingTargetPolicyData(data, signer.target)),
+      ...sendable.parsed.policyData({ interfaces, signer: signingIdentity(signer.target, signer.named) }),
+    });
+    if (others.length === 0) return targetOf(first);
+    const targets: [PolicyTargetData, ...PolicyTargetData[]] = [await targetOf(first)];
+    for (const signer of others) targets.push(await targetOf(signer));
+    return targets;
   },
   async handler(context, params) {
     const { data, organization, services } = context;
@@ -221,7 +214,7 @@ export const solSendTransaction = defineActivity({
       );
     }
     let sendable = requestedTransaction(params);
-    const signer = onlySigner(await signersOf(data, organization.id, params, sendable));
+    const signers = await signersOf(data, organization.id, params, sendable);
     const { caip2, backend } = backendOf(services, params.caip2);
     const rpc = new SolanaRpc(backend);
     if (params.recentBlockhash === undefined && sendable.blockhash === PLACEHOLDER_BLOCKHASH) {
@@ -230,11 +223,12 @@ export const solSendTransaction = defineActivity({
       });
       sendable = sendable.withBlockhash(latest.blockhash, FIELDS.recentBlockhash);
     }
-    const key: TransactionSigningKey = {
-      ...signingIdentity(signer.target, signer.named),
-      signer: await signerOf(data, services, signer.target),
-    };
-    const { wire, signature } = sendable.sign([key], signer.field);
+    // The keys policyTarget showed the decision, resolved again from the same parameters and store.
+    const keys: SolanaSigningKey[] = [];
+    for (const { target, named, field } of signers) {
+      keys.push({ ...signingIdentity(target, named), signer: await signerOf(data, services, target), field });
+    }
+    const { wire, signature } = sendable.sign(keys, signers[0]?.field ?? FIELDS.unsignedTransaction);
     try {
       await rpc.sendTransaction(wire);
     } catch (error) {

@@ -2,8 +2,10 @@
  * `sol_send_transaction` end to end on the litesvm devnet: `@turnkey/sdk-server`'s `solSendTransaction` (V2,
  * hex) and `pollTransactionStatus` over the HTTP adapter, `@turnkey/http`'s V1 call with base64, the transfer
  * built by `@solana/web3.js` as Turnkey's examples build it; the balances and the signature checked on the
- * devnet. Then the refusals: a `solana.tx` deny policy, an unknown chain, an unreachable RPC (and its
- * retry), a signer nobody holds, a failing transfer refused by the node's preflight, and sponsoring.
+ * devnet. A transaction several of the organization's keys must sign is signed by all of them, each key
+ * decided by policies (a deny on one stops it, a consensus one needs holds it until approved). Then the
+ * refusals: a `solana.tx` deny policy, an unknown chain, an unreachable RPC (and its retry), a signer nobody
+ * holds, a failing transfer refused by the node's preflight, and sponsoring.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -57,7 +59,56 @@ function transferV0(from: string, to: PublicKey, lamports: number, blockhash: st
   return new VersionedTransaction(message).serialize();
 }
 
+/** A v0 transfer from `from` whose fee `payer` pays: both must sign. */
+function coSignedTransfer(payer: string, from: string, to: PublicKey, lamports: number, blockhash: string) {
+  const message = new TransactionMessage({
+    payerKey: new PublicKey(payer),
+    recentBlockhash: blockhash,
+    instructions: [SystemProgram.transfer({ fromPubkey: new PublicKey(from), toPubkey: to, lamports })],
+  }).compileToV0Message();
+  return new VersionedTransaction(message);
+}
+
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+/** A new Ed25519 private key of the organization, with its Solana address. */
+async function solanaPrivateKey(privateKeyName: string): Promise<{ privateKeyId: string; address: string }> {
+  const { activity } = await root.createPrivateKeys({
+    organizationId,
+    parameters: {
+      privateKeys: [
+        { privateKeyName, curve: "CURVE_ED25519", privateKeyTags: [], addressFormats: ["ADDRESS_FORMAT_SOLANA"] },
+      ],
+    },
+  });
+  const [key] = (
+    activity.result!.createPrivateKeysResultV2 as {
+      privateKeys: { privateKeyId: string; addresses: { address: string }[] }[];
+    }
+  ).privateKeys;
+  return { privateKeyId: key!.privateKeyId, address: key!.addresses[0]!.address };
+}
+
+/** A new non-root user of the organization, and the engine acting as them. */
+async function newMember(userName: string): Promise<{ userId: string; as: CustodyEngine }> {
+  const { activity } = await root.createUsers({
+    organizationId,
+    parameters: { users: [{ userName, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] },
+  });
+  const userId = (activity.result!.createUsersResult as { userIds: string[] }).userIds[0]!;
+  return { userId, as: engine.as({ userId }) };
+}
+
+/** Creates a policy as the root user and returns its id. */
+async function policy(parameters: {
+  policyName: string;
+  effect: "EFFECT_ALLOW" | "EFFECT_DENY";
+  condition: string;
+  consensus?: string;
+}): Promise<string> {
+  const { activity } = await root.createPolicy({ organizationId, parameters: { notes: "", ...parameters } });
+  return (activity.result!.createPolicyResult as { policyId: string }).policyId;
+}
 
 beforeAll(async () => {
   devnet = await startSolanaDevnet();
@@ -333,46 +384,162 @@ describe("sol_send_transaction on the litesvm devnet", () => {
     expect(devnet.balance(poor)).toBe(2_000_000n);
   });
 
-  it("refuses a transaction two of this organization's keys would sign: policies judge one key per activity", async () => {
-    const { activity: created } = await root.createPrivateKeys({
+  it("signs with every key of this organization the transaction needs, named or not, and the chain confirms it", async () => {
+    const coSigner = await solanaPrivateKey("co-signer");
+    devnet.airdrop(coSigner.address, BigInt(LAMPORTS_PER_SOL));
+    const recipient = Keypair.generate().publicKey;
+    const [senderBefore, coSignerBefore] = [devnet.balance(sender), devnet.balance(coSigner.address)];
+
+    // sdk-server names the fee payer only; the co-signer, a required signer this organization holds, signs too.
+    const { sendTransactionStatusId } = await api.solSendTransaction({
+      unsignedTransaction: hex(
+        coSignedTransfer(sender, coSigner.address, recipient, 4_000_000, await latestBlockhash()).serialize(),
+      ),
+      signWiths: [sender],
+      caip2: CHAIN,
+    });
+    const status = await api.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 20 });
+
+    expect(status.txStatus).toBe("INCLUDED");
+    expect(devnet.sent).toContain(status.solana?.signature);
+    expect(devnet.balance(recipient.toBase58())).toBe(4_000_000n);
+    expect(devnet.balance(coSigner.address)).toBe(coSignerBefore - 4_000_000n);
+    // Two signatures, paid by the fee payer.
+    expect(devnet.balance(sender)).toBe(senderBefore - 10_000n);
+
+    // V1 naming the co-signer by its private key id: the fee payer is the other required signer it holds.
+    const second = Keypair.generate().publicKey;
+    const { activity } = await root.solSendTransaction({
+      type: "ACTIVITY_TYPE_SOL_SEND_TRANSACTION",
       organizationId,
       parameters: {
-        privateKeys: [
-          {
-            privateKeyName: "co-signer",
-            curve: "CURVE_ED25519",
-            privateKeyTags: [],
-            addressFormats: ["ADDRESS_FORMAT_SOLANA"],
-          },
-        ],
+        unsignedTransaction: Buffer.from(
+          coSignedTransfer(sender, coSigner.address, second, 1_500_000, await latestBlockhash()).serialize(),
+        ).toString("base64"),
+        signWith: coSigner.privateKeyId,
+        caip2: CHAIN,
       },
     });
-    const coSigner = (
-      created.result!.createPrivateKeysResultV2 as { privateKeys: { addresses: { address: string }[] }[] }
-    ).privateKeys[0]!.addresses[0]!.address;
-    const message = new TransactionMessage({
-      payerKey: new PublicKey(sender),
-      recentBlockhash: await latestBlockhash(),
-      instructions: [
-        SystemProgram.transfer({ fromPubkey: new PublicKey(coSigner), toPubkey: new PublicKey(sender), lamports: 1 }),
-      ],
-    }).compileToV0Message();
-    const sends = devnet.sendCount();
+    const id = activity.result?.solSendTransactionResult.sendTransactionStatusId as string;
+    const sent = await api.pollTransactionStatus({ sendTransactionStatusId: id, pollingIntervalMs: 20 });
+    expect(sent.txStatus).toBe("INCLUDED");
+    expect(devnet.balance(second.toBase58())).toBe(1_500_000n);
+    expect(devnet.balance(sender)).toBe(senderBefore - 20_000n);
+  });
 
-    const error = await expectCustodyError(
-      root.solSendTransaction({
+  it("decides each signing key: a deny on a key the request does not name stops the send before the chain is asked", async () => {
+    const coSigner = await solanaPrivateKey("frozen co-signer");
+    devnet.airdrop(coSigner.address, BigInt(LAMPORTS_PER_SOL));
+    const { userId, as: member } = await newMember("desk");
+    const allowPolicy = await policy({
+      policyName: "the desk signs",
+      effect: "EFFECT_ALLOW",
+      consensus: `approvers.any(user, user.id == '${userId}')`,
+      condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'",
+    });
+    const denyPolicy = await policy({
+      policyName: "the frozen co-signer never signs",
+      effect: "EFFECT_DENY",
+      condition: `private_key.id == '${coSigner.privateKeyId}'`,
+    });
+    const send = async (unsigned: Uint8Array) =>
+      member.solSendTransaction({
+        organizationId,
+        parameters: { unsignedTransaction: hex(unsigned), signWiths: [sender], caip2: CHAIN },
+      });
+
+    // The fee payer's key alone is allowed.
+    const alone = Keypair.generate().publicKey;
+    const { activity: allowed } = await send(transferV0(sender, alone, 1_000_000, await latestBlockhash()));
+    expect(allowed.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(devnet.balance(alone.toBase58())).toBe(1_000_000n);
+
+    // With the co-signer's key too, its deny stops it, however the request names the signers.
+    const recipient = Keypair.generate().publicKey;
+    const [sends, senderBefore, coSignerBefore] = [
+      devnet.sendCount(),
+      devnet.balance(sender),
+      devnet.balance(coSigner.address),
+    ];
+    const transaction = coSignedTransfer(sender, coSigner.address, recipient, 1_000_000, await latestBlockhash());
+    const error = await expectCustodyError(send(transaction.serialize()), "PERMISSION_DENIED");
+    expect(error.message).toBe("policy engine denied request explicitly");
+    expect(error.details).toMatchObject({
+      decision: "EXPLICIT_DENY",
+      evaluations: [{ policyId: denyPolicy, outcome: "OUTCOME_DENY_EXPLICIT" }],
+    });
+    await expectCustodyError(
+      member.solSendTransaction({
         organizationId,
         parameters: {
-          unsignedTransaction: hex(new VersionedTransaction(message).serialize()),
-          signWiths: [sender],
+          unsignedTransaction: hex(transaction.serialize()),
+          signWiths: [coSigner.address, sender],
           caip2: CHAIN,
         },
       }),
-      "FAILED_PRECONDITION",
-      "parameters.signWiths[0]",
+      "PERMISSION_DENIED",
     );
-    expect(error.details).toMatchObject({ reason: "SEVERAL_SIGNING_KEYS", signers: [sender, coSigner] });
     expect(devnet.sendCount()).toBe(sends);
+    expect(devnet.balance(recipient.toBase58())).toBe(0n);
+    expect([devnet.balance(sender), devnet.balance(coSigner.address)]).toEqual([senderBefore, coSignerBefore]);
+    // The denied activity records the co-signer's decision: the allow applied, the deny won.
+    const { activity } = await root.getActivity({ organizationId, activityId: error.details.activityId as string });
+    expect(activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    const [decision] = (await engine.explainActivity(activity.id)).decisions;
+    expect(decision).toMatchObject({ outcome: "DENY", reason: "EXPLICIT_DENY" });
+    expect(decision!.evaluations.find((evaluation) => evaluation.policyId === allowPolicy)?.outcome).toBe(
+      "OUTCOME_ALLOW",
+    );
+  });
+
+  it("waits for the consensus one signing key needs, and sends once it is approved", async () => {
+    const coSigner = await solanaPrivateKey("guarded co-signer");
+    devnet.airdrop(coSigner.address, BigInt(LAMPORTS_PER_SOL));
+    const desk = await newMember("guarded desk");
+    const officer = await newMember("officer");
+    const byDesk = `approvers.any(user, user.id == '${desk.userId}')`;
+    await policy({
+      policyName: "the desk signs with the fee payer",
+      effect: "EFFECT_ALLOW",
+      consensus: byDesk,
+      condition: `activity.action == 'SIGN' && wallet_account.address == '${sender}'`,
+    });
+    const guarded = await policy({
+      policyName: "the guarded co-signer needs the officer",
+      effect: "EFFECT_ALLOW",
+      consensus: `${byDesk} && approvers.any(user, user.id == '${officer.userId}')`,
+      condition: `activity.action == 'SIGN' && private_key.id == '${coSigner.privateKeyId}'`,
+    });
+    const recipient = Keypair.generate().publicKey;
+    const sends = devnet.sendCount();
+
+    const { activity: pending } = await desk.as.solSendTransaction({
+      organizationId,
+      parameters: {
+        unsignedTransaction: hex(
+          coSignedTransfer(sender, coSigner.address, recipient, 2_500_000, await latestBlockhash()).serialize(),
+        ),
+        signWiths: [sender, coSigner.address],
+        caip2: CHAIN,
+      },
+    });
+    expect(pending.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect(devnet.sendCount()).toBe(sends);
+    const [waiting] = (await engine.explainActivity(pending.id)).decisions;
+    expect(waiting).toMatchObject({ outcome: "CONSENSUS_NEEDED", reason: "CONSENSUS_PENDING" });
+    expect(waiting!.waitingOn.map((open) => open.policyId)).toContain(guarded);
+
+    const { activity } = await officer.as.approveActivity({
+      organizationId,
+      parameters: { fingerprint: pending.fingerprint },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // A vote answers with the activity voted on, its result untyped.
+    const result = activity.result as { solSendTransactionResultV2: { sendTransactionStatusId: string } };
+    const { sendTransactionStatusId } = result.solSendTransactionResultV2;
+    const status = await api.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 20 });
+    expect(status.txStatus).toBe("INCLUDED");
+    expect(devnet.balance(recipient.toBase58())).toBe(2_500_000n);
   });
 
   it("refuses sponsor: true, which needs a gas station custodian does not have", async () => {

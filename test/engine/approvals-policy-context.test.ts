@@ -1,19 +1,25 @@
 /**
  * The policy context the engine builds for an activity: kind, resource/action and exposed params; the
  * approvers with their tags and the credentials they stamped with; the target a row's `policyTarget`
- * supplies; and the decision taken with it.
+ * supplies; and the decision taken with it, once per key for an activity acting with several keys.
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { DataReader } from "../../src/engine/data.js";
 import { decideActivity } from "../../src/engine/decision.js";
-import { activityKind, buildPolicyContext, exposedParameters } from "../../src/engine/policy-context.js";
+import {
+  activityKind,
+  buildPolicyContexts,
+  exposedParameters,
+  isSeveralContexts,
+} from "../../src/engine/policy-context.js";
 import { privateKeyPolicyData, walletAccountTarget } from "../../src/engine/policy-targets.js";
 import type { VoteRecord } from "../../src/engine/records.js";
 import type { CustodyEngine } from "../../src/index.js";
-import { defineActivity } from "../../src/operations/define.js";
+import { defineActivity, type PolicyTargetData, type PolicyTargets } from "../../src/operations/define.js";
 import { consensusCouldCount } from "../../src/policy/index.js";
-import { addPolicy, organizationWithMembers, tagUsers, walletParameters } from "../support/consensus.js";
+import type { PolicyContext } from "../../src/policy/types.js";
+import { addPolicy, type Member, organizationWithMembers, tagUsers, walletParameters } from "../support/consensus.js";
 
 const NOW = Date.UTC(2026, 0, 5, 10, 30);
 
@@ -33,6 +39,35 @@ const signWithAccount = defineActivity({
   async policyTarget(context, params) {
     const account = await context.data.require("walletAccounts", params.walletAccountId, "wallet account");
     return walletAccountTarget(context.data, account);
+  },
+  async handler() {
+    return {};
+  },
+});
+
+/** A row acting with several keys at once, as `sol_send_transaction` does: one target per account it names. */
+const signWithAccounts = defineActivity({
+  method: "signWithSeveral",
+  path: "sign_with_several",
+  versions: [
+    {
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      intent: "signTransactionIntentV2",
+      result: "signTransactionResult",
+      parameters: v.object({ walletAccountIds: v.array(v.string()), type: v.string() }),
+    },
+  ],
+  policy: { resource: "PRIVATE_KEY", action: "SIGN" },
+  async policyTarget(context, params): Promise<PolicyTargets> {
+    const targets: PolicyTargetData[] = [];
+    for (const id of params.walletAccountIds) {
+      targets.push(
+        await walletAccountTarget(context.data, await context.data.require("walletAccounts", id, "account")),
+      );
+    }
+    const [first, ...others] = targets;
+    if (!first) return {};
+    return others.length === 0 ? first : [first, ...others];
   },
   async handler() {
     return {};
@@ -89,9 +124,9 @@ describe("the policy context", () => {
       voteBy(members.bob.userId, "ignored", "VOTE_SELECTION_REJECTED"),
     ];
 
-    const context = await read(engine, async (data) => {
+    const built = await read(engine, async (data) => {
       const organization = await data.require("organizations", organizationId, "organization");
-      return buildPolicyContext({
+      return buildPolicyContexts({
         data,
         organization,
         operation: signWithAccount,
@@ -106,6 +141,9 @@ describe("the policy context", () => {
         now: NOW,
       });
     });
+    // One target, one context.
+    expect(isSeveralContexts(built)).toBe(false);
+    const context = built as PolicyContext;
     expect(context.activity).toEqual({
       type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
       kind: "SIGN_RAW_PAYLOAD",
@@ -183,6 +221,106 @@ describe("the policy context", () => {
       outcome: "DENY",
       reason: "IMPLICIT_DENY",
       evaluations: [{ outcome: "OUTCOME_DENY_IMPLICIT" }],
+    });
+  });
+
+  it("decides an activity acting with several keys once per key: the worst decision settles it", async () => {
+    const { engine, root, organizationId, members, rootUserId, rootKey } = await organizationWithMembers([
+      "alice",
+      "bob",
+      "carol",
+    ]);
+    const accounts: Record<string, string> = {};
+    for (const name of ["Hot", "Cold", "Warm", "Stray", "Frozen"]) {
+      const { activity } = await root.createWallet({ organizationId, parameters: walletParameters(name) });
+      const { walletId } = activity.result!.createWalletResult as { walletId: string };
+      accounts[name] = (await root.getWalletAccounts({ organizationId, walletId })).accounts[0]!.walletAccountId;
+    }
+    // Consensus policies count the submitter (alice), so they wait rather than not apply.
+    const by = (member: Member) => `approvers.any(user, user.id == '${member.userId}')`;
+    const byAlice = by(members.alice);
+    const hot = await addPolicy(root, organizationId, {
+      policyName: "hot signs",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.action == 'SIGN' && wallet.label == 'Hot'",
+    });
+    const coldOrWarm = await addPolicy(root, organizationId, {
+      policyName: "cold and warm with bob and carol",
+      effect: "EFFECT_ALLOW",
+      condition: "wallet.label in ['Cold', 'Warm']",
+      consensus: `${byAlice} && ${by(members.bob)} && ${by(members.carol)}`,
+    });
+    const cold = await addPolicy(root, organizationId, {
+      policyName: "cold with bob",
+      effect: "EFFECT_ALLOW",
+      condition: "wallet.label == 'Cold'",
+      consensus: `${byAlice} && ${by(members.bob)}`,
+    });
+    const frozen = await addPolicy(root, organizationId, {
+      policyName: "frozen never signs",
+      effect: "EFFECT_DENY",
+      condition: "wallet.label == 'Frozen'",
+    });
+    const decideFor = (names: string[], voters: Pick<Member, "userId" | "key">[] = []) =>
+      read(engine, async (data) => {
+        const organization = await data.require("organizations", organizationId, "organization");
+        const votes = [members.alice, ...voters].map((member) => voteBy(member.userId, member.key.publicKey));
+        return decideActivity({
+          data,
+          organization,
+          governing: organization,
+          operation: signWithAccounts,
+          version: signWithAccounts.versions[0],
+          parameters: { walletAccountIds: names.map((name) => accounts[name]!), type: "T" },
+          votes,
+          submitter: {
+            userId: members.alice.userId,
+            organizationId,
+            credential: { ...votes[0]!.credential, publicKey: "", scheme: "", signature: "" },
+          },
+          now: NOW,
+        });
+      });
+    const labelOf = (decision: { context: PolicyContext }) => (decision.context.wallet as { label: string }).label;
+
+    expect(await decideFor(["Hot"])).toMatchObject({ outcome: "ALLOW", reason: "POLICY_ALLOW", openConsensus: [] });
+
+    // Hot is allowed, Cold waits: the activity waits, open to the consensus Cold waits for.
+    const waiting = await decideFor(["Hot", "Cold"]);
+    expect(waiting).toMatchObject({ outcome: "CONSENSUS_NEEDED", reason: "CONSENSUS_PENDING" });
+    expect(waiting.openConsensus.map((open) => open.policyId).sort()).toEqual([coldOrWarm, cold].sort());
+    expect(labelOf(waiting)).toBe("Cold");
+    expect(await decideFor(["Hot", "Cold"], [members.bob])).toMatchObject({ outcome: "ALLOW" });
+
+    // Two keys waiting: every consensus either waits for, each once; bob's vote alone leaves Warm waiting.
+    const both = await decideFor(["Cold", "Warm"]);
+    expect(both.outcome).toBe("CONSENSUS_NEEDED");
+    expect(both.openConsensus.map((open) => open.policyId).sort()).toEqual([coldOrWarm, cold].sort());
+    const bobOnly = await decideFor(["Cold", "Warm"], [members.bob]);
+    expect(bobOnly.outcome).toBe("CONSENSUS_NEEDED");
+    expect(bobOnly.openConsensus.map((open) => open.policyId)).toEqual([coldOrWarm]);
+    expect(labelOf(bobOnly)).toBe("Warm");
+    expect(await decideFor(["Cold", "Warm"], [members.bob, members.carol])).toMatchObject({ outcome: "ALLOW" });
+
+    // A key nothing allows denies the whole activity, even when the others are allowed or waiting.
+    const stray = await decideFor(["Hot", "Stray", "Cold"]);
+    expect(stray).toMatchObject({ outcome: "DENY", reason: "IMPLICIT_DENY", openConsensus: [] });
+    expect(labelOf(stray)).toBe("Stray");
+    expect(stray.evaluations.map((evaluation) => evaluation.outcome)).not.toContain("OUTCOME_ALLOW");
+
+    // An explicit deny of any key wins over an implicit one met first, and is what the record shows.
+    const denied = await decideFor(["Stray", "Hot", "Frozen"], [members.bob]);
+    expect(denied).toMatchObject({ outcome: "DENY", reason: "EXPLICIT_DENY", openConsensus: [] });
+    expect(labelOf(denied)).toBe("Frozen");
+    expect(denied.evaluations.find((evaluation) => evaluation.policyId === frozen)?.outcome).toBe(
+      "OUTCOME_DENY_EXPLICIT",
+    );
+    expect(denied.evaluations.find((evaluation) => evaluation.policyId === hot)?.outcome).not.toBe("OUTCOME_ALLOW");
+
+    // The root quorum comes before policies, for every key alike.
+    expect(await decideFor(["Stray", "Frozen"], [{ userId: rootUserId, key: rootKey }])).toMatchObject({
+      outcome: "ALLOW",
+      reason: "ROOT_QUORUM",
     });
   });
 

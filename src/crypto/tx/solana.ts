@@ -125,11 +125,16 @@ export interface SolanaSendable {
    */
   withBlockhash(blockhash: string, field: string): SolanaSendable;
   /**
-   * Signs with every key in `keys` (each a signer of the message, else `INVALID_ARGUMENT` naming `field`)
-   * and returns the wire transaction; a required signer left without a signature is `FAILED_PRECONDITION`
-   * naming it, since the chain would refuse the transaction.
+   * Signs with every key in `keys` (each a signer of the message, else `INVALID_ARGUMENT` naming the key's
+   * `field`, or `field`) and returns the wire transaction; a required signer left without a signature is
+   * `FAILED_PRECONDITION` naming it and `field`, since the chain would refuse the transaction.
    */
-  sign(keys: readonly TransactionSigningKey[], field: string): { wire: Uint8Array; signature: string };
+  sign(keys: readonly SolanaSigningKey[], field: string): { wire: Uint8Array; signature: string };
+}
+
+/** A key that signs a {@link SolanaSendable}, with the request field that named it, for its errors. */
+export interface SolanaSigningKey extends TransactionSigningKey {
+  readonly field?: string;
 }
 
 function isEmptySignature(signature: Uint8Array | null): boolean {
@@ -165,8 +170,9 @@ function sendable(transaction: WireTransaction, field: string): SolanaSendable {
       const signatures: Record<string, Uint8Array> = {};
       for (const key of keys) {
         const address = base58.encode(key.publicKey);
-        if (!Object.hasOwn(transaction.signatures, address)) throw notASigner(transaction, address, keyField);
-        signatures[address] = signMessage(key, transaction.messageBytes, keyField);
+        const field = key.field ?? keyField;
+        if (!Object.hasOwn(transaction.signatures, address)) throw notASigner(transaction, address, field);
+        signatures[address] = signMessage(key, transaction.messageBytes, field);
       }
       const signed = withSignatures(transaction, signatures);
       const unsigned = signers.filter((signer) => isEmptySignature(signed.signatures[signer as never] ?? null));
