@@ -10,7 +10,7 @@
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
-import { type EqualityFastPath, equalityFastPath } from "./equality-tests.js";
+import { type EqualityFastPath, equalityFastPath, type FieldCache } from "./equality-tests.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
 import { allImmutable } from "./immutable-inputs.js";
@@ -25,7 +25,14 @@ export class PolicyRun implements EvaluationRun {
   readonly slots: Value[] = [];
   private trusted: PolicyTimestamp | CustodyError | undefined;
 
-  constructor(readonly context: PolicyContext) {}
+  /**
+   * `fieldCache`: the field values read so far in `context` by the decision this run belongs to (see
+   * `equality-tests.ts`); only valid while the context does not change, so a decision makes its own.
+   */
+  constructor(
+    readonly context: PolicyContext,
+    readonly fieldCache?: FieldCache,
+  ) {}
 
   now(): PolicyTimestamp {
     if (this.trusted === undefined) {

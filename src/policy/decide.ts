@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { FieldCache } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
 import type {
   DecideInput,
@@ -50,7 +51,11 @@ export function decideCompiled(
   shared = false,
 ): Decision {
   const evaluations: Evaluation[] = [];
-  for (const policy of policies) evaluations.push(policy.evaluate(context, shared));
+  // One reading of each tested field for all the policies: nothing changes the context while they are judged.
+  // Only for the engine's own contexts (`shared`), plain data throughout: a caller's context could hold a
+  // getter that answers each policy differently.
+  const fieldCache: FieldCache | undefined = shared ? [] : undefined;
+  for (const policy of policies) evaluations.push(policy.evaluate(context, shared, fieldCache));
   const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
 
   const approverIds = new Set(context.approvers.map((approver) => approver.id));

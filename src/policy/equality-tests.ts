@@ -18,10 +18,36 @@ import type { EvaluationRun } from "./evaluator.js";
 import { keywordScopeError } from "./keywords.js";
 import type { PolicyExpressionField } from "./types.js";
 
+/**
+ * The field values one decision has read, by {@link EqualityTest.pathId}: the policies of an organization
+ * test the same few fields (`activity.resource`, `wallet.id`, ...), and the context does not change while
+ * they are judged, so each is read once per decision. {@link UNREADABLE} marks a field the fast path cannot
+ * read.
+ */
+export type FieldCache = unknown[];
+
+const UNREADABLE = Symbol("unreadable");
+
+// Field paths, numbered for the cache. Bounded: past the bound, new paths are read every time.
+const pathIds = new Map<string, number>();
+const MAX_PATHS = 10_000;
+
+function pathIdOf(keyword: string, fields: readonly string[]): number | undefined {
+  const key = JSON.stringify([keyword, ...fields]);
+  let id = pathIds.get(key);
+  if (id === undefined && pathIds.size < MAX_PATHS) {
+    id = pathIds.size;
+    pathIds.set(key, id);
+  }
+  return id;
+}
+
 /** One `path == literal` (or `!=`) test. */
 interface EqualityTest {
   readonly keyword: string;
   readonly fields: readonly string[];
+  /** The field's number in a {@link FieldCache}; none once too many paths were numbered. */
+  readonly pathId: number | undefined;
   readonly literal: string | boolean;
   readonly negate: boolean;
   /** Whether the field is the left operand: `equal` then spends on the field's value, else on the literal's. */
@@ -69,6 +95,7 @@ function equalityTest(expr: Expr, field: PolicyExpressionField): EqualityTest | 
   return {
     keyword,
     fields,
+    pathId: pathIdOf(keyword, fields),
     literal: literal.value,
     negate: expr.operator === "!=",
     fieldOnLeft,
@@ -82,7 +109,7 @@ function fastPath(tests: readonly EqualityTest[], all: boolean, ownSteps: number
     let every = true;
     let some = false;
     for (const test of tests) {
-      const value = fieldValue(run.context as unknown as Record<string, unknown>, test.keyword, test.fields);
+      const value = testedValue(run, test);
       if (typeof value !== typeof test.literal) return undefined;
       const leftValue = test.fieldOnLeft ? value : test.literal;
       steps += test.steps + (typeof leftValue === "string" ? leftValue.length >> 10 : 0);
@@ -93,6 +120,19 @@ function fastPath(tests: readonly EqualityTest[], all: boolean, ownSteps: number
     run.remaining -= steps;
     return all ? every : some;
   };
+}
+
+/** The value `test` compares, from the decision's cache when it has one. */
+function testedValue(run: EvaluationRun, test: EqualityTest): unknown {
+  const cache = run.fieldCache;
+  const read = () => fieldValue(run.context as unknown as Record<string, unknown>, test.keyword, test.fields);
+  if (cache === undefined || test.pathId === undefined) return read();
+  let value = cache[test.pathId];
+  if (value === undefined) {
+    value = read() ?? UNREADABLE;
+    cache[test.pathId] = value;
+  }
+  return value === UNREADABLE ? undefined : value;
 }
 
 /**

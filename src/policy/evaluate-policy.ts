@@ -18,6 +18,7 @@
 
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
+import type { FieldCache } from "./equality-tests.js";
 import type {
   Evaluation,
   EvaluationError,
@@ -85,8 +86,8 @@ export class CompiledPolicy {
    * The policy's evaluation in `context` (see {@link evaluatePolicy}). With `shared`, a record without an
    * error is the policy's frozen one for that outcome; otherwise every record is new.
    */
-  evaluate(context: PolicyContext, shared = false): Evaluation {
-    const outcome = this.outcome(new PolicyRun(context));
+  evaluate(context: PolicyContext, shared = false, fieldCache?: FieldCache): Evaluation {
+    const outcome = this.outcome(new PolicyRun(context, fieldCache));
     if (typeof outcome !== "string") return newRecord(this.policy, "OUTCOME_ERROR", outcome);
     return shared ? this.sharedRecord(outcome) : newRecord(this.policy, outcome);
   }

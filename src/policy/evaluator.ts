@@ -17,6 +17,7 @@
 import type { CustodyError } from "../errors.js";
 import type { Chain, Expr, Span, Step } from "./ast.js";
 import { isWithinCronSpan, parseCronSpan } from "./cron-span.js";
+import type { FieldCache } from "./equality-tests.js";
 import { expressionError } from "./expression-errors.js";
 import { keywordScopeError } from "./keywords.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
@@ -41,6 +42,8 @@ export interface EvaluationRun {
   now(): PolicyTimestamp;
   /** `slots[d]` holds the variable of the lambda at depth `d` while its body runs. */
   readonly slots: Value[];
+  /** Field values already read in this context by the equality fast path, shared by one decision's policies. */
+  readonly fieldCache?: FieldCache | undefined;
 }
 
 /** A compiled node. Throws a `CustodyError` on the first failure. */

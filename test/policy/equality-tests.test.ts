@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/errors.js";
 import { compileExpression, PolicyRun } from "../../src/policy/compiled.js";
+import type { FieldCache } from "../../src/policy/equality-tests.js";
 import { compileNode, MAX_EVALUATION_STEPS } from "../../src/policy/evaluator.js";
 import { parseExpression } from "../../src/policy/parser.js";
 import { PolicyTimestamp } from "../../src/policy/timestamp.js";
@@ -108,6 +109,22 @@ describe("the equality fast path", () => {
         if ("value" in viaClosures) expect(fastRemaining).toBe(slowRemaining);
       }),
       { numRuns: 20_000 },
+    );
+  });
+
+  it("reads each field once per decision, and still answers every policy as the closures do", () => {
+    fc.assert(
+      fc.property(fc.array(source, { minLength: 2, maxLength: 6 }), context, (texts, ctx) => {
+        const cache: FieldCache = [];
+        for (const text of texts) {
+          const run = new PolicyRun(ctx, cache);
+          const viaCompiled = outcomeOf(() => compileExpression("condition", text).evaluate(run));
+          const { viaClosures, slowRemaining } = bothWays("condition", text, ctx, MAX_EVALUATION_STEPS);
+          expect(viaCompiled).toEqual(viaClosures);
+          if ("value" in viaClosures) expect(run.remaining).toBe(slowRemaining);
+        }
+      }),
+      { numRuns: 5_000 },
     );
   });
 
