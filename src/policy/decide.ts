@@ -50,12 +50,13 @@ export function decideCompiled(
   context: PolicyContext,
   shared = false,
 ): Decision {
-  const evaluations: Evaluation[] = [];
+  let evaluations: Evaluation[] = [];
   // One reading of each tested field for all the policies: nothing changes the context while they are judged.
   // Only for the engine's own contexts (`shared`), plain data throughout: a caller's context could hold a
   // getter that answers each policy differently.
   const fieldCache: FieldCache | undefined = shared ? [] : undefined;
   for (const policy of policies) evaluations.push(policy.evaluate(context, shared, fieldCache));
+  if (shared) evaluations = sharedEvaluations(policies, evaluations);
   const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
 
   const approverIds = new Set(context.approvers.map((approver) => approver.id));
@@ -75,6 +76,28 @@ export function decideCompiled(
   if (outcomes.includes("OUTCOME_REQUIRES_CONSENSUS")) return settle("CONSENSUS_NEEDED", "CONSENSUS_PENDING");
   if (rootVotes > 0) return settle("CONSENSUS_NEEDED", "ROOT_QUORUM_PENDING");
   return settle("DENY", "IMPLICIT_DENY");
+}
+
+/**
+ * The last list of shared evaluation records decided for a list of policies, by its first policy. Activities
+ * in a row mostly give every policy the same outcome, so the same frozen list serves them all, and a store
+ * keeping a copy of it (MemoryStore) copies it once.
+ */
+const lastEvaluations = new WeakMap<CompiledPolicy, readonly Evaluation[]>();
+
+/** `evaluations` (each a policy's shared record or a new one) as the last frozen list when they are the same. */
+function sharedEvaluations(policies: readonly CompiledPolicy[], evaluations: Evaluation[]): Evaluation[] {
+  const first = policies[0];
+  if (first === undefined) return evaluations;
+  const last = lastEvaluations.get(first);
+  if (last !== undefined && last.length === evaluations.length && last.every((known, i) => known === evaluations[i])) {
+    return last as Evaluation[];
+  }
+  // Only lists of shared (frozen) records are kept: a new record carries an error and is the activity's own.
+  if (evaluations.every((evaluation) => Object.isFrozen(evaluation))) {
+    lastEvaluations.set(first, Object.freeze(evaluations));
+  }
+  return evaluations;
 }
 
 /** A CREDENTIAL activity whose `params.user_id` is the submitter (`approvers[0]`). */
