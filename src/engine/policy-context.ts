@@ -54,14 +54,30 @@ const EXPOSED_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   DELETE_WEBHOOK_ENDPOINT: ["endpoint_id"],
 };
 
+// Both names below are asked for on every activity, of a few dozen distinct inputs: each is computed once.
+const activityKinds = new Map<string, string>();
+const wireNames = new Map<string, string>();
+const MAX_NAMES = 1024;
+
+function remembered(cache: Map<string, string>, key: string, compute: (key: string) => string): string {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute(key);
+    if (cache.size < MAX_NAMES) cache.set(key, value);
+  }
+  return value;
+}
+
 /** The version-free name of an activity type: `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` → `SIGN_TRANSACTION`. */
 export function activityKind(type: string): string {
-  return type.replace(/^ACTIVITY_TYPE_/, "").replace(/_V[0-9]+$/, "");
+  return remembered(activityKinds, type, (given) => given.replace(/^ACTIVITY_TYPE_/, "").replace(/_V[0-9]+$/, ""));
 }
 
 /** `hash_function` → `hashFunction`: the wire name of an exposed parameter. */
 function wireName(policyName: string): string {
-  return policyName.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return remembered(wireNames, policyName, (given) =>
+    given.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+  );
 }
 
 /** The `activity.params` of an activity: its exposed parameters that were given, under their policy names. */
@@ -117,7 +133,8 @@ export function policyCredentialOf(vote: Pick<VoteRecord, "userId" | "publicKey"
   const { credential } = vote;
   const passkey = credential.kind === "authenticator";
   const id = credential.id ?? "";
-  const key = JSON.stringify([id, vote.userId, credential.type, passkey, vote.publicKey]);
+  // Ids, types and keys hold no NUL, so joining them with one is an unambiguous key.
+  const key = `${id}\u0000${vote.userId}\u0000${credential.type}\u0000${passkey}\u0000${vote.publicKey}`;
   let known = policyCredentials.get(key);
   if (known === undefined) {
     known = markImmutable({
