@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CustodyEngine, MemoryStore, type Store } from "../src/index.js";
-import { FileStore } from "../src/storage/file/index.js";
+import { FileStore } from "../dist/file.js";
+import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
 import { BenchReport, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
 

@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpHandler } from "../src/http/index.js";
+import { createHttpHandler } from "../dist/http.js";
 import { signingOrganization } from "./support.js";
 
 const fixture = await signingOrganization(10);

@@ -15,9 +15,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { CustodyEngine, MemoryStore, type Store } from "../src/index.js";
-import { FileStore } from "../src/storage/file/index.js";
-import { PostgresStore } from "../src/storage/postgres/index.js";
+import { FileStore } from "../dist/file.js";
+import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
+import { PostgresStore } from "../dist/postgres.js";
 import { BenchReport, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
 

@@ -8,8 +8,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CustodyEngine } from "../src/index.js";
-import { FileStore } from "../src/storage/file/index.js";
+import { FileStore } from "../dist/file.js";
+import { CustodyEngine } from "../dist/index.js";
 import { BenchReport } from "./harness.js";
 import { apiKeyPair } from "./support.js";
 

@@ -1,6 +1,11 @@
 /**
  * Runs every benchmark in this folder, one after the other, each in its own process, then prints every row of
  * `bench/results/latest.json` in one table. `--expose-gc` is passed so the heap figures can collect first.
+ *
+ * The benchmarks measure the built package (`dist/`, what `npm install custodian` gives), not the sources
+ * run through tsx: tsx's on-the-fly transform made the policy path a third slower than the build, which
+ * measured the loader rather than the engine. `npm run bench` builds first. (`sign.bench.ts` still times the
+ * signing primitives from the sources: they are not part of the package's API.)
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";

@@ -6,7 +6,7 @@
  */
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { CustodyEngine, type CustodyEngineOptions } from "../src/index.js";
+import { CustodyEngine, type CustodyEngineOptions } from "../dist/index.js";
 
 /** A fresh compressed P-256 API key pair, hex. */
 export function apiKeyPair(): { publicKey: string; privateKey: string } {
