@@ -6,6 +6,7 @@
  * @module
  */
 
+import { PolicyRun } from "./compiled.js";
 import type { FieldCache } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
 import type {
@@ -55,7 +56,8 @@ export function decideCompiled(
   // Only for the engine's own contexts (`shared`), plain data throughout: a caller's context could hold a
   // getter that answers each policy differently.
   const fieldCache: FieldCache | undefined = shared ? [] : undefined;
-  for (const policy of policies) evaluations.push(policy.evaluate(context, shared, fieldCache));
+  const run = new PolicyRun(context, fieldCache);
+  for (const policy of policies) evaluations.push(policy.evaluateIn(run, shared));
   if (shared) evaluations = sharedEvaluations(policies, evaluations);
   const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
 

@@ -19,6 +19,7 @@
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
 import type { FieldCache } from "./equality-tests.js";
+import { MAX_EVALUATION_STEPS } from "./evaluator.js";
 import type {
   Evaluation,
   EvaluationError,
@@ -87,7 +88,16 @@ export class CompiledPolicy {
    * error is the policy's frozen one for that outcome; otherwise every record is new.
    */
   evaluate(context: PolicyContext, shared = false, fieldCache?: FieldCache): Evaluation {
-    const outcome = this.outcome(new PolicyRun(context, fieldCache));
+    return this.evaluateIn(new PolicyRun(context, fieldCache), shared);
+  }
+
+  /**
+   * {@link evaluate} in `run`, which one decision reuses for each of its policies: its budget starts full
+   * again here, and nothing else in it belongs to one policy (a lambda's slot is written before it is read).
+   */
+  evaluateIn(run: PolicyRun, shared: boolean): Evaluation {
+    run.remaining = MAX_EVALUATION_STEPS;
+    const outcome = this.outcome(run);
     if (typeof outcome !== "string") return newRecord(this.policy, "OUTCOME_ERROR", outcome);
     return shared ? this.sharedRecord(outcome) : newRecord(this.policy, outcome);
   }
