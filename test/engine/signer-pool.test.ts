@@ -249,10 +249,7 @@ describe("signer pool", { timeout: 120_000 }, () => {
   it("hands threads keys only sealed, as the store holds them, and the key-encryption key only as moved bytes", async () => {
     const messages = posted.mock.calls.map(([message]) => message as Record<string, unknown>);
     const opens = messages.filter((message) => message.type === "open");
-    // A "sign" message carries the jobs of one turn.
-    const signs = messages
-      .filter((message) => message.type === "sign")
-      .flatMap((message) => message.jobs as Record<string, unknown>[]);
+    const signs = messages.filter((message) => message.type === "sign");
     expect(opens.length).toBeGreaterThanOrEqual(2);
     expect(signs.length).toBeGreaterThan(0);
     const stored = await store.read(async (reader) => ({
@@ -285,22 +282,6 @@ describe("signer pool", { timeout: 120_000 }, () => {
         expect(input.digest ?? input.message).toBeInstanceOf(Uint8Array);
       }
     }
-  });
-
-  it("sends the jobs of one turn to a thread in one message, and answers each job", async () => {
-    const [name, parameters] = cases()[0] as [string, SignParameters];
-    const { activity: expected } = await plain.signRawPayload({ organizationId, parameters });
-    const before = posted.mock.calls.length;
-    const answers = await Promise.all(
-      Array.from({ length: 16 }, () => pooled.signRawPayload({ organizationId, parameters })),
-    );
-    for (const { activity } of answers) expect(activity.result, name).toEqual(expected.result);
-    const signs = posted.mock.calls
-      .slice(before)
-      .map(([message]) => message as { type: string; jobs?: unknown[] })
-      .filter((message) => message.type === "sign");
-    expect(signs.reduce((jobs, message) => jobs + (message.jobs?.length ?? 0), 0)).toBe(16);
-    expect(signs.length).toBeLessThan(16);
   });
 
   it("fails only the activity a dying thread held, and signs the next ones on a fresh thread", async () => {

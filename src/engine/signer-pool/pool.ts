@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import type { RawPayloadSignature, SigningPlan } from "../../crypto/sign/index.js";
 import { CustodyError, type ErrorCode, invalidArgument } from "../../errors.js";
-import type { FromSigner, SealedKey, SignerAnswer, SignJob, ToSigner } from "./protocol.js";
+import type { FromSigner, SealedKey, ToSigner } from "./protocol.js";
 
 /** The most threads a pool may have: more than any machine's cores would only add contention. */
 export const MAX_SIGNER_THREADS = 64;
@@ -45,8 +45,6 @@ interface Pending {
 interface Thread {
   readonly worker: Worker;
   readonly jobs: Map<number, Pending>;
-  /** Jobs given this turn, not sent yet. */
-  outbox: SignJob[];
   /** Set when the pool itself terminates the thread, so its exit is not taken for a crash. */
   stopping: boolean;
 }
@@ -81,22 +79,12 @@ export class SignerPool {
     }
     const thread = this.#leastBusy();
     const job = this.#nextJob++;
+    const message: ToSigner = { type: "sign", job, key, taproot: plan.taproot, inputs: plan.inputs };
     return new Promise<RawPayloadSignature[]>((resolve, reject) => {
       thread.jobs.set(job, { resolve, reject });
       if (thread.jobs.size === 1) thread.worker.ref();
-      thread.outbox.push({ job, key, taproot: plan.taproot, inputs: plan.inputs });
-      if (thread.outbox.length === 1) setImmediate(() => this.#flush(thread));
+      thread.worker.postMessage(message);
     });
-  }
-
-  /** Sends the jobs this turn gave `thread`, in one message (see `ToSigner`'s "sign"). */
-  #flush(thread: Thread): void {
-    const jobs = thread.outbox;
-    thread.outbox = [];
-    // A thread stopped meanwhile has already failed these jobs.
-    if (thread.stopping || jobs.length === 0) return;
-    const message: ToSigner = { type: "sign", jobs };
-    thread.worker.postMessage(message);
   }
 
   /** Tells every running thread to drop what it caches for a deleted wallet, account or private key. */
@@ -129,10 +117,10 @@ export class SignerPool {
   #start(index: number): Thread {
     const { filename, options } = workerEntry();
     const worker = new Worker(filename, options);
-    const thread: Thread = { worker, jobs: new Map(), outbox: [], stopping: false };
+    const thread: Thread = { worker, jobs: new Map(), stopping: false };
     this.#threads[index] = thread;
     worker.unref();
-    worker.on("message", (message: FromSigner) => this.#answers(thread, message));
+    worker.on("message", (answer: FromSigner) => this.#answer(thread, answer));
     worker.on("error", (error) => this.#lost(index, thread, error));
     worker.on("exit", (exitCode) => this.#lost(index, thread, exitCode));
     const keys = this.#options.sealingKeys();
@@ -149,11 +137,7 @@ export class SignerPool {
     return thread;
   }
 
-  #answers(thread: Thread, message: FromSigner): void {
-    for (const answer of message.answers) this.#answer(thread, answer);
-  }
-
-  #answer(thread: Thread, answer: SignerAnswer): void {
+  #answer(thread: Thread, answer: FromSigner): void {
     const pending = thread.jobs.get(answer.job);
     if (!pending) return;
     thread.jobs.delete(answer.job);

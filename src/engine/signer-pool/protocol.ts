@@ -30,14 +30,6 @@ export type SealedKey =
       readonly context: string;
     };
 
-/** One signing job. */
-export interface SignJob {
-  readonly job: number;
-  readonly key: SealedKey;
-  readonly taproot: boolean;
-  readonly inputs: readonly PlannedInput[];
-}
-
 /** Engine → thread. */
 export type ToSigner =
   /** First message: what opens sealed keys. `keyEncryptionKey`'s buffer is transferred. */
@@ -47,12 +39,14 @@ export type ToSigner =
       readonly wrappedDataKey: string;
       readonly strictEd25519Paths: boolean;
     }
-  /**
-   * Jobs, each signing every input with its key, in order (BIP340 Schnorr by the tweaked key when `taproot`).
-   * The jobs of one turn of the engine's event loop cross in one message: a message costs far more than the
-   * few bytes of a job, and was a sixth of the engine thread's time with one message per job.
-   */
-  | { readonly type: "sign"; readonly jobs: readonly SignJob[] }
+  /** Signs every input with the key, in order (BIP340 Schnorr by the tweaked key when `taproot`). */
+  | {
+      readonly type: "sign";
+      readonly job: number;
+      readonly key: SealedKey;
+      readonly taproot: boolean;
+      readonly inputs: readonly PlannedInput[];
+    }
   /** Drops what the thread caches for a deleted wallet, account or private key. */
   | { readonly type: "forget"; readonly id: string };
 
@@ -63,13 +57,7 @@ export interface SignerFailure {
   readonly details: Record<string, unknown>;
 }
 
-/** A job's signatures, or why it failed. */
-export type SignerAnswer =
+/** Thread → engine: a job's signatures, or why it failed. */
+export type FromSigner =
   | { readonly type: "signed"; readonly job: number; readonly signatures: RawPayloadSignature[] }
   | { readonly type: "failed"; readonly job: number; readonly failure: SignerFailure };
-
-/** Thread → engine: the answers finished in one turn of the thread's event loop, in one message. */
-export interface FromSigner {
-  readonly type: "answers";
-  readonly answers: readonly SignerAnswer[];
-}

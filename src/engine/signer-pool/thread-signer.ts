@@ -9,9 +9,10 @@ import { createSealer, type Sealer } from "../../crypto/seal/index.js";
 import { type PreparedSigner, type RawPayloadSignature, signPlan } from "../../crypto/sign/index.js";
 import { KeyCache } from "../key-cache.js";
 import { accountSigner, privateKeySigner, seedOfMnemonicRecord } from "../key-material.js";
-import type { SealedKey, SignJob, ToSigner } from "./protocol.js";
+import type { SealedKey, ToSigner } from "./protocol.js";
 
 type OpenMessage = Extract<ToSigner, { type: "open" }>;
+type SignMessage = Extract<ToSigner, { type: "sign" }>;
 
 export class ThreadSigner {
   readonly #sealer: Sealer;
@@ -28,7 +29,7 @@ export class ThreadSigner {
     this.#strictEd25519Paths = open.strictEd25519Paths;
   }
 
-  async sign(message: SignJob): Promise<RawPayloadSignature[]> {
+  async sign(message: SignMessage): Promise<RawPayloadSignature[]> {
     const signer = await this.#signer(message.key);
     return signPlan(signer, { curve: message.key.curve, taproot: message.taproot, inputs: message.inputs });
   }

@@ -1,13 +1,13 @@
 /**
- * The entry of a signer thread (`worker_threads`): waits for the `open` message, then answers each job of
- * each `sign` message with its signatures or its failure. Built as its own file (`dist/signer-worker.js` and `.cjs`) so
+ * The entry of a signer thread (`worker_threads`): waits for the `open` message, then answers each `sign`
+ * job with its signatures or its failure. Built as its own file (`dist/signer-worker.js` and `.cjs`) so
  * both builds can start it.
  *
  * @module
  */
 import { parentPort } from "node:worker_threads";
 import { CustodyError } from "../../errors.js";
-import type { FromSigner, SignerAnswer, SignerFailure, SignJob, ToSigner } from "./protocol.js";
+import type { FromSigner, SignerFailure, ToSigner } from "./protocol.js";
 import { ThreadSigner } from "./thread-signer.js";
 
 const port = parentPort;
@@ -21,36 +21,6 @@ function failureOf(error: unknown): SignerFailure {
   return { code: "INTERNAL", message: "the signer thread failed while signing", details: {} };
 }
 
-// Answers finished in one turn go back in one message (see `ToSigner`'s "sign").
-let answers: SignerAnswer[] = [];
-
-function reply(answer: SignerAnswer): void {
-  answers.push(answer);
-  if (answers.length === 1) {
-    setImmediate(() => {
-      const finished = answers;
-      answers = [];
-      const message: FromSigner = { type: "answers", answers: finished };
-      port?.postMessage(message);
-    });
-  }
-}
-
-function signJob(job: SignJob): void {
-  if (!signer) {
-    reply({
-      type: "failed",
-      job: job.job,
-      failure: { code: "INTERNAL", message: "the signer thread was not opened", details: {} },
-    });
-    return;
-  }
-  signer.sign(job).then(
-    (signatures) => reply({ type: "signed", job: job.job, signatures }),
-    (error: unknown) => reply({ type: "failed", job: job.job, failure: failureOf(error) }),
-  );
-}
-
 port.on("message", (message: ToSigner) => {
   switch (message.type) {
     case "open":
@@ -59,7 +29,21 @@ port.on("message", (message: ToSigner) => {
     case "forget":
       signer?.forget(message.id);
       return;
-    case "sign":
-      for (const job of message.jobs) signJob(job);
+    case "sign": {
+      const { job } = message;
+      const reply = (answer: FromSigner) => port.postMessage(answer);
+      if (!signer) {
+        reply({
+          type: "failed",
+          job,
+          failure: { code: "INTERNAL", message: "the signer thread was not opened", details: {} },
+        });
+        return;
+      }
+      signer.sign(message).then(
+        (signatures) => reply({ type: "signed", job, signatures }),
+        (error: unknown) => reply({ type: "failed", job, failure: failureOf(error) }),
+      );
+    }
   }
 });
