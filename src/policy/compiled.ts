@@ -10,7 +10,7 @@
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
-import { type EqualityFastPath, equalityFastPath, type FieldCache } from "./equality-tests.js";
+import { type EqualityFastPath, equalityFastPath, type FieldCache, type FieldRead } from "./equality-tests.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
 import { allImmutable } from "./immutable-inputs.js";
@@ -63,6 +63,8 @@ export class CompiledExpression {
   private readonly code: Code | undefined;
   /** Equality tests of fields against literals, judged without the closures when they can be. */
   private readonly equalityTests: EqualityFastPath | undefined;
+  /** The fields an expression of equality tests reads; `undefined` for any other expression. */
+  readonly fieldReads: readonly FieldRead[] | undefined;
   /** Why the source does not parse, when it does not. */
   readonly failure: CustodyError | undefined;
   /** The same, as an evaluation record reports it. */
@@ -78,7 +80,9 @@ export class CompiledExpression {
     try {
       this.expr = parseExpression(source);
       this.code = compileNode(this.expr, source, field);
-      this.equalityTests = equalityFastPath(this.expr, field);
+      const tests = equalityFastPath(this.expr, field);
+      this.equalityTests = tests?.judge;
+      this.fieldReads = tests?.reads;
     } catch (error) {
       if (!isCustodyError(error)) throw error;
       this.failure = error;

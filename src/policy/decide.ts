@@ -7,8 +7,9 @@
  */
 
 import { PolicyRun } from "./compiled.js";
-import type { FieldCache } from "./equality-tests.js";
+import { type FieldCache, readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
+import { allImmutable } from "./immutable-inputs.js";
 import type {
   DecideInput,
   Decision,
@@ -56,9 +57,15 @@ export function decideCompiled(
   // Only for the engine's own contexts (`shared`), plain data throughout: a caller's context could hold a
   // getter that answers each policy differently.
   const fieldCache: FieldCache | undefined = shared ? [] : undefined;
-  const run = new PolicyRun(context, fieldCache);
-  for (const policy of policies) evaluations.push(policy.evaluateIn(run, shared));
-  if (shared) evaluations = sharedEvaluations(policies, evaluations);
+  const inputs = shared ? decisionInputs(policies, context, fieldCache as FieldCache) : undefined;
+  const remembered = inputs === undefined ? undefined : rememberedEvaluations(policies, inputs);
+  if (remembered !== undefined) {
+    evaluations = remembered;
+  } else {
+    const run = new PolicyRun(context, fieldCache);
+    for (const policy of policies) evaluations.push(policy.evaluateIn(run, shared));
+    if (shared) evaluations = sharedEvaluations(policies, evaluations, inputs);
+  }
   const settle = (outcome: DecisionOutcome, reason: DecisionReason): Decision => ({ outcome, reason, evaluations });
 
   const approverIds = new Set(context.approvers.map((approver) => approver.id));
@@ -81,25 +88,90 @@ export function decideCompiled(
 }
 
 /**
- * The last list of shared evaluation records decided for a list of policies, by its first policy. Activities
- * in a row mostly give every policy the same outcome, so the same frozen list serves them all, and a store
- * keeping a copy of it (MemoryStore) copies it once.
+ * Everything the outcomes of `policies` depend on, when that is known: the values of the fields their
+ * conditions test, and the (immutable) approvers and credentials their consensus reads. `undefined` when
+ * some policy depends on more (a `time` expression, a condition other than equality tests), when a tested
+ * field cannot be read as the fast path reads it, or when a member could still change.
  */
-const lastEvaluations = new WeakMap<CompiledPolicy, readonly Evaluation[]>();
+interface DecisionInputs {
+  readonly values: readonly unknown[];
+  readonly approvers: readonly unknown[];
+  readonly credentials: readonly unknown[];
+}
 
-/** `evaluations` (each a policy's shared record or a new one) as the last frozen list when they are the same. */
-function sharedEvaluations(policies: readonly CompiledPolicy[], evaluations: Evaluation[]): Evaluation[] {
+function decisionInputs(
+  policies: readonly CompiledPolicy[],
+  context: PolicyContext,
+  fieldCache: FieldCache,
+): DecisionInputs | undefined {
+  const { approvers, credentials } = context;
+  if (!Array.isArray(approvers) || !Array.isArray(credentials)) return undefined;
+  if (!allImmutable(approvers) || !allImmutable(credentials)) return undefined;
+  const values: unknown[] = [];
+  for (const policy of policies) {
+    const reads = policy.fieldReads;
+    if (reads === undefined) return undefined;
+    for (const read of reads) {
+      const value = readField(context, read, fieldCache);
+      if (value === undefined) return undefined;
+      values.push(value);
+    }
+  }
+  return { values, approvers: [...approvers], credentials: [...credentials] };
+}
+
+/** The last frozen list of shared evaluation records decided for a list of policies, by its first policy. */
+interface LastEvaluations {
+  readonly policies: readonly CompiledPolicy[];
+  readonly evaluations: readonly Evaluation[];
+  /** What they were decided from, when that is known (see {@link decisionInputs}). */
+  readonly inputs: DecisionInputs | undefined;
+}
+
+const lastEvaluations = new WeakMap<CompiledPolicy, LastEvaluations>();
+
+/**
+ * The last evaluations of these very policies, when they were decided from the same inputs: every outcome is
+ * a function of those (see {@link decisionInputs}), so judging them again would give the same records. An
+ * organization's activities in a row mostly do; at 100 policies judging them was most of a decision's cost.
+ */
+function rememberedEvaluations(policies: readonly CompiledPolicy[], inputs: DecisionInputs): Evaluation[] | undefined {
+  const first = policies[0];
+  const last = first === undefined ? undefined : lastEvaluations.get(first);
+  if (last?.inputs === undefined || !sameMembers(last.policies, policies)) return undefined;
+  const known = last.inputs;
+  const same =
+    sameMembers(known.values, inputs.values) &&
+    sameMembers(known.approvers, inputs.approvers) &&
+    sameMembers(known.credentials, inputs.credentials);
+  return same ? (last.evaluations as Evaluation[]) : undefined;
+}
+
+/**
+ * `evaluations` (each a policy's shared record or a new one) as the last frozen list when they are the same,
+ * so a store keeping a copy of it (MemoryStore) copies it once; kept, with what they were decided from, when
+ * every record is shared (a new record carries an error and is the activity's own).
+ */
+function sharedEvaluations(
+  policies: readonly CompiledPolicy[],
+  evaluations: Evaluation[],
+  inputs: DecisionInputs | undefined,
+): Evaluation[] {
   const first = policies[0];
   if (first === undefined) return evaluations;
   const last = lastEvaluations.get(first);
-  if (last !== undefined && last.length === evaluations.length && last.every((known, i) => known === evaluations[i])) {
-    return last as Evaluation[];
+  const list =
+    last !== undefined && sameMembers(last.evaluations, evaluations) ? (last.evaluations as Evaluation[]) : evaluations;
+  if (list.every((evaluation) => Object.isFrozen(evaluation))) {
+    lastEvaluations.set(first, { policies: [...policies], evaluations: Object.freeze(list), inputs });
   }
-  // Only lists of shared (frozen) records are kept: a new record carries an error and is the activity's own.
-  if (evaluations.every((evaluation) => Object.isFrozen(evaluation))) {
-    lastEvaluations.set(first, Object.freeze(evaluations));
-  }
-  return evaluations;
+  return list;
+}
+
+function sameMembers(known: readonly unknown[], given: readonly unknown[]): boolean {
+  if (known.length !== given.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
+  return true;
 }
 
 /** A CREDENTIAL activity whose `params.user_id` is the submitter (`approvers[0]`). */

@@ -16,7 +16,7 @@
 import type { Expr } from "./ast.js";
 import type { EvaluationRun } from "./evaluator.js";
 import { keywordScopeError } from "./keywords.js";
-import type { PolicyExpressionField } from "./types.js";
+import type { PolicyContext, PolicyExpressionField } from "./types.js";
 
 /**
  * The field values one decision has read, by {@link EqualityTest.pathId}: the policies of an organization
@@ -42,12 +42,16 @@ function pathIdOf(keyword: string, fields: readonly string[]): number | undefine
   return id;
 }
 
-/** One `path == literal` (or `!=`) test. */
-interface EqualityTest {
+/** A keyword field an expression reads: `keyword.fields…`. */
+export interface FieldRead {
   readonly keyword: string;
   readonly fields: readonly string[];
   /** The field's number in a {@link FieldCache}; none once too many paths were numbered. */
   readonly pathId: number | undefined;
+}
+
+/** One `path == literal` (or `!=`) test. */
+interface EqualityTest extends FieldRead {
   readonly literal: string | boolean;
   readonly negate: boolean;
   /** Whether the field is the left operand: `equal` then spends on the field's value, else on the literal's. */
@@ -59,11 +63,17 @@ interface EqualityTest {
 /** Runs the tests: the expression's bool, or `undefined` to let the closures decide. */
 export type EqualityFastPath = (run: EvaluationRun) => boolean | undefined;
 
+/** An expression of the shape this module judges: its fast path, and every field it reads. */
+export interface EqualityTests {
+  readonly judge: EqualityFastPath;
+  readonly reads: readonly FieldRead[];
+}
+
 /** The fast path of `expr` in `field`, when it has the shape this module judges; `undefined` otherwise. */
-export function equalityFastPath(expr: Expr, field: PolicyExpressionField): EqualityFastPath | undefined {
+export function equalityFastPath(expr: Expr, field: PolicyExpressionField): EqualityTests | undefined {
   if (expr.kind === "compare") {
     const test = equalityTest(expr, field);
-    return test === undefined ? undefined : fastPath([test], true, 0);
+    return test === undefined ? undefined : { judge: fastPath([test], true, 0), reads: [test] };
   }
   if (expr.kind !== "logical") return undefined;
   const tests: EqualityTest[] = [];
@@ -73,7 +83,7 @@ export function equalityFastPath(expr: Expr, field: PolicyExpressionField): Equa
     tests.push(test);
   }
   // The logical node spends one step itself before its operands.
-  return fastPath(tests, expr.operator === "&&", 1);
+  return { judge: fastPath(tests, expr.operator === "&&", 1), reads: tests };
 }
 
 function equalityTest(expr: Expr, field: PolicyExpressionField): EqualityTest | undefined {
@@ -124,13 +134,20 @@ function fastPath(tests: readonly EqualityTest[], all: boolean, ownSteps: number
 
 /** The value `test` compares, from the decision's cache when it has one. */
 function testedValue(run: EvaluationRun, test: EqualityTest): unknown {
-  const cache = run.fieldCache;
-  const read = () => fieldValue(run.context as unknown as Record<string, unknown>, test.keyword, test.fields);
-  if (cache === undefined || test.pathId === undefined) return read();
-  let value = cache[test.pathId];
+  return readField(run.context, test, run.fieldCache);
+}
+
+/**
+ * The string or bool at `read` in `context` (from `cache` when it was read before, and kept there), as the
+ * closures would read it; `undefined` for anything they would read differently or fail on.
+ */
+export function readField(context: PolicyContext, read: FieldRead, cache: FieldCache | undefined): unknown {
+  const fresh = () => fieldValue(context as unknown as Record<string, unknown>, read.keyword, read.fields);
+  if (cache === undefined || read.pathId === undefined) return fresh();
+  let value = cache[read.pathId];
   if (value === undefined) {
-    value = read() ?? UNREADABLE;
-    cache[test.pathId] = value;
+    value = fresh() ?? UNREADABLE;
+    cache[read.pathId] = value;
   }
   return value === UNREADABLE ? undefined : value;
 }

@@ -18,7 +18,7 @@
 
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
-import type { FieldCache } from "./equality-tests.js";
+import type { FieldCache, FieldRead } from "./equality-tests.js";
 import { MAX_EVALUATION_STEPS } from "./evaluator.js";
 import type {
   Evaluation,
@@ -63,11 +63,18 @@ export class CompiledPolicy {
   readonly condition: CompiledExpression | undefined;
   readonly consensus: CompiledExpression | undefined;
   private readonly records = new Map<Outcome, Evaluation>();
+  /**
+   * The context fields this policy's outcome depends on, besides `approvers` and `credentials` (all a
+   * consensus can read): those of a condition made of equality tests, or none without a condition.
+   * `undefined` when the outcome depends on more: a `time` expression (the clock), any other condition.
+   */
+  readonly fieldReads: readonly FieldRead[] | undefined;
 
   constructor(readonly policy: Policy) {
     this.time = compiledField("time", policy.time);
     this.condition = compiledField("condition", policy.condition);
     this.consensus = compiledField("consensus", policy.consensus);
+    if (this.time === undefined) this.fieldReads = this.condition === undefined ? [] : this.condition.fieldReads;
   }
 
   /** Whether this was compiled from a policy with the same fields as `policy`. */
