@@ -66,6 +66,29 @@ function sameFields(policy: Policy, record: PolicyRecord): boolean {
   );
 }
 
+// The compiled list of an organization's policies, kept while the store hands out the same records: the
+// decision then reuses its evaluations by the list's identity (see `decideCompiled`).
+const compiledLists = new Map<string, { records: readonly PolicyRecord[]; compiled: readonly CompiledPolicy[] }>();
+const MAX_COMPILED_LISTS = 1024;
+
+function compiledList(organizationId: string, records: readonly PolicyRecord[]): readonly CompiledPolicy[] {
+  const known = compiledLists.get(organizationId);
+  if (known !== undefined && sameRecords(known.records, records)) return known.compiled;
+  const compiled = Object.freeze(records.map(compiledOf));
+  // Only immutable records may be recognized by identity next time (MemoryStore's and FileStore's are).
+  if (records.every((record) => Object.isFrozen(record))) {
+    if (compiledLists.size >= MAX_COMPILED_LISTS) compiledLists.clear();
+    compiledLists.set(organizationId, { records: [...records], compiled });
+  }
+  return compiled;
+}
+
+function sameRecords(known: readonly PolicyRecord[], given: readonly PolicyRecord[]): boolean {
+  if (known.length !== given.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
+  return true;
+}
+
 /**
  * The ALLOW policies that apply to a pending activity (time active, condition true, neither failing) but
  * whose consensus is not met: a later vote can count under them. None for a root-quorum-only activity,
@@ -103,7 +126,7 @@ export interface DecideActivityInput extends PolicyContextInput {
  */
 export async function decideActivity(input: DecideActivityInput): Promise<ActivityDecision> {
   const records = await input.data.listAll("policies", input.governing.id);
-  const policies = records.map(compiledOf);
+  const policies = compiledList(input.governing.id, records);
   const contexts = await buildPolicyContexts(input);
   if (isSeveralContexts(contexts)) return worstOf(policies, input.governing.rootQuorum, contexts);
   return decideIn(policies, input.governing.rootQuorum, contexts);
@@ -115,11 +138,7 @@ function decideIn(
   rootQuorum: RootQuorum,
   context: PolicyContext,
 ): ActivityDecision {
-  const decision = confineSessionsToSubmitter(
-    decideCompiled(policies, rootQuorum, context, true),
-    policies.map((compiled) => compiled.policy),
-    context,
-  );
+  const decision = confineSessionsToSubmitter(decideCompiled(policies, rootQuorum, context, true), policies, context);
   return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };
 }
 

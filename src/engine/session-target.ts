@@ -32,7 +32,7 @@ function namesTarget(condition: string | null | undefined): boolean {
  */
 export function confineSessionsToSubmitter(
   decision: Decision,
-  policies: readonly Policy[],
+  policies: readonly { readonly policy: Policy }[],
   context: PolicyContext,
 ): Decision {
   if (decision.outcome !== "ALLOW" || decision.reason !== "POLICY_ALLOW") return decision;
@@ -41,7 +41,7 @@ export function confineSessionsToSubmitter(
   const target = activity.params === undefined ? undefined : ownField(activity.params, "user_id");
   if (target === undefined || target === approvers[0]?.id) return decision;
   const named = decision.evaluations.some(
-    (evaluation, i) => evaluation.outcome === "OUTCOME_ALLOW" && namesTarget(policies[i]?.condition),
+    (evaluation, i) => evaluation.outcome === "OUTCOME_ALLOW" && namesTarget(policies[i]?.policy.condition),
   );
   return named ? decision : { ...decision, outcome: "DENY", reason: "IMPLICIT_DENY" };
 }

@@ -76,15 +76,27 @@ export function decideCompiled(
     return rootVotes > 0 ? settle("CONSENSUS_NEEDED", "ROOT_QUORUM_PENDING") : settle("DENY", "ROOT_QUORUM_REQUIRED");
   }
 
-  const outcomes = evaluations.map((evaluation) => evaluation.outcome);
-  if (outcomes.includes("OUTCOME_DENY_EXPLICIT")) return settle("DENY", "EXPLICIT_DENY");
-  if (outcomes.includes("OUTCOME_ALLOW")) return settle("ALLOW", "POLICY_ALLOW");
-  if (changesOwnCredentials(context) && outcomes.every((outcome) => NOT_APPLYING.includes(outcome))) {
+  const outcomes = outcomesOf(evaluations);
+  if (outcomes.has("OUTCOME_DENY_EXPLICIT")) return settle("DENY", "EXPLICIT_DENY");
+  if (outcomes.has("OUTCOME_ALLOW")) return settle("ALLOW", "POLICY_ALLOW");
+  if (changesOwnCredentials(context) && [...outcomes].every((outcome) => NOT_APPLYING.includes(outcome))) {
     return settle("ALLOW", "SELF_CREDENTIAL");
   }
-  if (outcomes.includes("OUTCOME_REQUIRES_CONSENSUS")) return settle("CONSENSUS_NEEDED", "CONSENSUS_PENDING");
+  if (outcomes.has("OUTCOME_REQUIRES_CONSENSUS")) return settle("CONSENSUS_NEEDED", "CONSENSUS_PENDING");
   if (rootVotes > 0) return settle("CONSENSUS_NEEDED", "ROOT_QUORUM_PENDING");
   return settle("DENY", "IMPLICIT_DENY");
+}
+
+// The outcomes of a frozen (shared) evaluation list, gathered once for every decision that gets that list.
+const outcomesOfShared = new WeakMap<readonly Evaluation[], ReadonlySet<Outcome>>();
+
+/** The distinct outcomes of `evaluations`. */
+function outcomesOf(evaluations: readonly Evaluation[]): ReadonlySet<Outcome> {
+  const known = outcomesOfShared.get(evaluations);
+  if (known !== undefined) return known;
+  const outcomes = new Set(evaluations.map((evaluation) => evaluation.outcome));
+  if (Object.isFrozen(evaluations)) outcomesOfShared.set(evaluations, outcomes);
+  return outcomes;
 }
 
 /**
@@ -112,6 +124,8 @@ function decisionInputs(
     const reads = policy.fieldReads;
     if (reads === undefined) return undefined;
     for (const read of reads) {
+      // A field several policies test counts once (its first reading; the order is the policies').
+      if (read.pathId !== undefined && fieldCache[read.pathId] !== undefined) continue;
       const value = readField(context, read, fieldCache);
       if (value === undefined) return undefined;
       values.push(value);
@@ -138,7 +152,8 @@ const lastEvaluations = new WeakMap<CompiledPolicy, LastEvaluations>();
 function rememberedEvaluations(policies: readonly CompiledPolicy[], inputs: DecisionInputs): Evaluation[] | undefined {
   const first = policies[0];
   const last = first === undefined ? undefined : lastEvaluations.get(first);
-  if (last?.inputs === undefined || !sameMembers(last.policies, policies)) return undefined;
+  if (last?.inputs === undefined) return undefined;
+  if (last.policies !== policies && !sameMembers(last.policies, policies)) return undefined;
   const known = last.inputs;
   const same =
     sameMembers(known.values, inputs.values) &&
@@ -163,7 +178,9 @@ function sharedEvaluations(
   const list =
     last !== undefined && sameMembers(last.evaluations, evaluations) ? (last.evaluations as Evaluation[]) : evaluations;
   if (list.every((evaluation) => Object.isFrozen(evaluation))) {
-    lastEvaluations.set(first, { policies: [...policies], evaluations: Object.freeze(list), inputs });
+    // A frozen list (the engine's compiled list of a stored policy list) is kept as it is.
+    const kept = Object.isFrozen(policies) ? policies : [...policies];
+    lastEvaluations.set(first, { policies: kept, evaluations: Object.freeze(list), inputs });
   }
   return list;
 }
