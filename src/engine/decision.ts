@@ -9,6 +9,7 @@
 import { CustodyError } from "../errors.js";
 import { decideCompiled } from "../policy/decide.js";
 import { CompiledPolicy } from "../policy/evaluate-policy.js";
+import { sameMembers } from "../policy/immutable-inputs.js";
 import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../policy/index.js";
 import type { Decision, Policy, PolicyContext, RootQuorum } from "../policy/types.js";
 import {
@@ -73,7 +74,7 @@ const MAX_COMPILED_LISTS = 1024;
 
 function compiledList(organizationId: string, records: readonly PolicyRecord[]): readonly CompiledPolicy[] {
   const known = compiledLists.get(organizationId);
-  if (known !== undefined && sameRecords(known.records, records)) return known.compiled;
+  if (known !== undefined && sameMembers(known.records, records)) return known.compiled;
   const compiled = Object.freeze(records.map(compiledOf));
   // Only immutable records may be recognized by identity next time (MemoryStore's and FileStore's are).
   if (records.every((record) => Object.isFrozen(record))) {
@@ -81,12 +82,6 @@ function compiledList(organizationId: string, records: readonly PolicyRecord[]):
     compiledLists.set(organizationId, { records: [...records], compiled });
   }
   return compiled;
-}
-
-function sameRecords(known: readonly PolicyRecord[], given: readonly PolicyRecord[]): boolean {
-  if (known.length !== given.length) return false;
-  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
-  return true;
 }
 
 /**

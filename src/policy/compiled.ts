@@ -13,7 +13,7 @@ import type { Expr } from "./ast.js";
 import { type EqualityFastPath, equalityFastPath, type FieldCache, type FieldRead } from "./equality-tests.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
-import { allImmutable } from "./immutable-inputs.js";
+import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import { parseExpression } from "./parser.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
 import type { EvaluationError, PolicyContext, PolicyExpressionField } from "./types.js";
@@ -182,12 +182,6 @@ class ConsensusResult {
   matches(approvers: readonly unknown[], credentials: readonly unknown[]): boolean {
     return sameMembers(this.approvers, approvers) && sameMembers(this.credentials, credentials);
   }
-}
-
-function sameMembers(known: readonly unknown[], given: readonly unknown[]): boolean {
-  if (known.length !== given.length) return false;
-  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
-  return true;
 }
 
 /** The record of an expression failure. */

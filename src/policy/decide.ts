@@ -9,7 +9,7 @@
 import { PolicyRun } from "./compiled.js";
 import { type FieldCache, readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
-import { allImmutable } from "./immutable-inputs.js";
+import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import type {
   DecideInput,
   Decision,
@@ -183,12 +183,6 @@ function sharedEvaluations(
     lastEvaluations.set(first, { policies: kept, evaluations: Object.freeze(list), inputs });
   }
   return list;
-}
-
-function sameMembers(known: readonly unknown[], given: readonly unknown[]): boolean {
-  if (known.length !== given.length) return false;
-  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
-  return true;
 }
 
 /** A CREDENTIAL activity whose `params.user_id` is the submitter (`approvers[0]`). */

@@ -26,3 +26,13 @@ export function allImmutable(list: readonly unknown[]): boolean {
   }
   return true;
 }
+
+/**
+ * Whether two lists hold the very same members, in the same order: for immutable members, that they hold the
+ * same values. What the policy caches compare their inputs with.
+ */
+export function sameMembers(known: readonly unknown[], given: readonly unknown[]): boolean {
+  if (known.length !== given.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== given[i]) return false;
+  return true;
+}
