@@ -6,6 +6,7 @@
  * @module
  */
 
+import { freezeBranded, isDeepFrozen } from "../deep-frozen.js";
 import { PolicyRun } from "./compiled.js";
 import { type FieldCache, readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
@@ -177,10 +178,10 @@ function sharedEvaluations(
   const last = lastEvaluations.get(first);
   const list =
     last !== undefined && sameMembers(last.evaluations, evaluations) ? (last.evaluations as Evaluation[]) : evaluations;
-  if (list.every((evaluation) => Object.isFrozen(evaluation))) {
+  if (list.every(isDeepFrozen)) {
     // A frozen list (the engine's compiled list of a stored policy list) is kept as it is.
     const kept = Object.isFrozen(policies) ? policies : [...policies];
-    lastEvaluations.set(first, { policies: kept, evaluations: Object.freeze(list), inputs });
+    lastEvaluations.set(first, { policies: kept, evaluations: freezeBranded(list), inputs });
   }
   return list;
 }

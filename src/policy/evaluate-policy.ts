@@ -16,6 +16,7 @@
  * @module
  */
 
+import { freezeBranded } from "../deep-frozen.js";
 import { CustodyError, isCustodyError } from "../errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
 import type { FieldCache, FieldRead } from "./equality-tests.js";
@@ -142,7 +143,8 @@ export class CompiledPolicy {
   private sharedRecord(outcome: Outcome): Evaluation {
     let record = this.records.get(outcome);
     if (record === undefined) {
-      record = Object.freeze(newRecord(this.policy, outcome));
+      // Branded: a store shares it in every activity's evaluation instead of copying it.
+      record = freezeBranded(newRecord(this.policy, outcome));
       this.records.set(outcome, record);
     }
     return record;

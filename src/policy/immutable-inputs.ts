@@ -1,29 +1,25 @@
 /**
  * Context members known never to change: the approvers and credentials the engine builds, frozen all the way
- * down and registered here, one object per stored user or credential for as long as it is unchanged. A
+ * down and branded so, one object per stored user or credential for as long as it is unchanged. A
  * consensus depends on those two keywords alone, so its result for the same members can be reused (see
  * `CompiledExpression`); members a caller built itself are never registered, and are always evaluated.
  *
  * @module
  */
 
-const immutable = new WeakSet<object>();
+import { deepFreezeBranded, isDeepFrozen } from "../deep-frozen.js";
 
-/** Freezes `value` all the way down and records it as immutable. Only plain data (objects, arrays, constants). */
+/**
+ * Freezes `value` all the way down and brands it as such (`deep-frozen.ts`). Only plain data (objects, arrays,
+ * constants) that no one else holds.
+ */
 export function markImmutable<T extends object>(value: T): T {
-  for (const member of Object.values(value)) {
-    if (typeof member === "object" && member !== null && !immutable.has(member)) markImmutable(member);
-  }
-  Object.freeze(value);
-  immutable.add(value);
-  return value;
+  return deepFreezeBranded(value) as T;
 }
 
-/** Whether every element of `list` was registered by {@link markImmutable}. */
+/** Whether every element of `list` is branded as frozen all the way down ({@link markImmutable}). */
 export function allImmutable(list: readonly unknown[]): boolean {
-  for (const element of list) {
-    if (typeof element !== "object" || element === null || !immutable.has(element)) return false;
-  }
+  for (const element of list) if (!isDeepFrozen(element)) return false;
   return true;
 }
 

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { deepFreezeBranded, freezeBranded, isDeepFrozen } from "../deep-frozen.js";
 import { CustodyError, invalidArgument } from "../errors.js";
 import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
@@ -132,8 +133,9 @@ function scopeKey(collection: string, scope: string): string {
  *
  * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
  * strings are immutable, so every record naming an organization, a wallet or an account id points at one
- * string instead of a copy each (`structuredClone` copied every string), and a value registered as deeply
- * frozen (one of our copies: the votes of an activity put again with a new status) is shared whole. The engine
+ * string instead of a copy each (`structuredClone` copied every string), and a value branded as frozen all the
+ * way down (see `deep-frozen.ts`) is shared whole: one of our copies (the votes of an activity put again with a
+ * new status), or the policy module's shared evaluation records and lists, never copied at all. The engine
  * hands its records over as built and relies on this one copy. What is not a plain object or array (records
  * are JSON, but the contract does not enforce it here), and anything nested deeper than {@link MAX_WALK_DEPTH}
  * (a cycle), goes to `structuredClone` as before.
@@ -144,66 +146,28 @@ function frozenCopy<T>(value: T): T {
 
 const MAX_WALK_DEPTH = 64;
 
-/**
- * Objects this module froze itself, all the way down: safe to share between records. A caller's
- * `Object.freeze` is shallow, so `Object.isFrozen` alone would let a mutable member into a stored record.
- */
-const deeplyFrozen = new WeakSet<object>();
-
-/**
- * Our copies of objects the caller froze whose members are all constants or such objects themselves: those
- * can never change, so one copy serves every record that holds them (the evaluation records of a policy,
- * shared by every decision that gives its outcome, are most of an activity's evaluation).
- */
-const copiesOfImmutable = new WeakMap<object, object>();
-
 function copyFrozen(value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null) return internConstant(value);
-  if (deeplyFrozen.has(value)) return value;
-  const known = copiesOfImmutable.get(value);
-  if (known !== undefined) return known;
+  // Our own copies, and the policy module's shared values, are branded: frozen all the way down, so shared.
+  if (isDeepFrozen(value)) return value;
   let copy: Record<string, unknown> | unknown[];
   if (depth >= MAX_WALK_DEPTH) {
-    copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
+    return deepFreezeBranded(structuredClone(value));
   } else if (Array.isArray(value)) {
     copy = value.map((item) => copyFrozen(item, depth + 1));
-    Object.freeze(copy);
   } else {
     const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
-      copy = deepFreeze(structuredClone(value)) as Record<string, unknown>;
-    } else {
-      const source = value as Record<string, unknown>;
-      copy = {};
-      for (const key of Object.keys(source)) {
-        const member = copyFrozen(source[key], depth + 1);
-        // defineProperty, not assignment: a "__proto__" member (from a parsed body) stays plain data.
-        if (key === "__proto__") Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true });
-        else copy[key] = member;
-      }
-      Object.freeze(copy);
+    if (prototype !== Object.prototype && prototype !== null) return deepFreezeBranded(structuredClone(value));
+    const source = value as Record<string, unknown>;
+    copy = {};
+    for (const key of Object.keys(source)) {
+      const member = copyFrozen(source[key], depth + 1);
+      // defineProperty, not assignment: a "__proto__" member (from a parsed body) stays plain data.
+      if (key === "__proto__") Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true });
+      else copy[key] = member;
     }
   }
-  deeplyFrozen.add(copy);
-  if (isImmutable(value)) copiesOfImmutable.set(value, copy);
-  return copy;
-}
-
-/**
- * Whether `value` is frozen and holds, as plain data members (a getter could answer differently next time),
- * only constants and objects already known to be immutable.
- */
-function isImmutable(value: object): boolean {
-  if (!Object.isFrozen(value)) return false;
-  // Only plain objects and arrays: a frozen Date (or Map, ...) still changes through its internal slots.
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null && prototype !== Array.prototype) return false;
-  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
-    if (!("value" in descriptor)) return false;
-    const member: unknown = descriptor.value;
-    if (typeof member === "object" && member !== null && !copiesOfImmutable.has(member)) return false;
-  }
-  return true;
+  return freezeBranded(copy);
 }
 
 /**
@@ -220,14 +184,6 @@ function internConstant<T>(value: T): T {
   const known = constants.get(value);
   if (known !== undefined) return known as T;
   if (constants.size < MAX_CONSTANTS && CONSTANT.test(value)) constants.set(value, value);
-  return value;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
   return value;
 }
 
