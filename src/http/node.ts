@@ -151,7 +151,13 @@ export async function serveApiRequest(
     options.onClientDisconnect?.();
     return undefined;
   }
-  res.writeHead(response.status, response.headers);
+  // A stated length: without one, node frames the answer in chunks, three buffers in a writev (#19). A 204
+  // states none (RFC 9110 §8.6).
+  const headers =
+    response.status === 204
+      ? response.headers
+      : { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) };
+  res.writeHead(response.status, headers);
   res.end(response.body);
   return { body, response };
 }

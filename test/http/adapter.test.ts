@@ -67,6 +67,34 @@ describe("routing and methods", () => {
     expect(refused.status).toBe(403);
   });
 
+  it("states each answer's length instead of chunking it, and none for a 204", async () => {
+    const answers = [
+      // An unstamped empty body: 400 (the organization id is missing).
+      await fetch(`${server.baseUrl}/public/v1/query/whoami`, { method: "POST", body: "{}" }),
+      await fetch(`${server.baseUrl}/public/v1/query/no_such_thing`, { method: "POST", body: "{}" }),
+    ];
+    const { stampHeaderValue } = await stamper().stamp(JSON.stringify({ organizationId }));
+    answers.push(
+      await fetch(`${server.baseUrl}/public/v1/query/whoami`, {
+        method: "POST",
+        body: JSON.stringify({ organizationId }),
+        headers: { "X-Stamp": stampHeaderValue },
+      }),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([400, 404, 200]);
+    for (const answer of answers) {
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      expect(answer.headers.get("transfer-encoding")).toBeNull();
+      expect(answer.headers.get("content-length")).toBe(String(bytes.length));
+    }
+    const preflight = await fetch(`${server.baseUrl}/public/v1/query/whoami`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.test", "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("content-length")).toBeNull();
+  });
+
   it("refuses a request without a stamp with 401", async () => {
     const response = await post(`${server.baseUrl}/public/v1/query/whoami`, JSON.stringify({ organizationId }));
     expect(response.status).toBe(401);
