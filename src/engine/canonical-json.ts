@@ -6,29 +6,73 @@
  * @module
  */
 
-export function canonicalJson(value: unknown): string {
+/** A value's canonical text and what that text parses back to. */
+export interface CanonicalForm {
+  readonly text: string;
+  /** What `JSON.parse(text)` gives. */
+  readonly copy: unknown;
+}
+
+/**
+ * The canonical text of `value` (keys sorted, no white space, `undefined` members dropped, `undefined` array
+ * items as `null`: the bytes every earlier version fingerprinted) together with what `JSON.parse` of that text
+ * gives, in one walk that reads each member once, so a getter cannot make the copy differ from the text. The
+ * in-process path needs both: the text is fingerprinted and recorded, the copy is the body the engine works on;
+ * printing and then parsing the text again was the largest single cost of that path (#19). The copy has the
+ * members of the text in the same sorted order: non-finite numbers as `null`, `-0` as `0`, objects of any kind
+ * (a Date, a boxed string) as their own enumerable keys. Throws a TypeError for what JSON cannot hold (a
+ * function, a BigInt) and a RangeError for a cycle.
+ */
+export function canonicalForm(value: unknown): CanonicalForm {
+  const text = { out: "" };
+  const copy = formOf(value, text);
+  return { text: text.out, copy };
+}
+
+/** Appends the canonical text of `value` to `text.out` and returns its parsed copy. */
+function formOf(value: unknown, text: { out: string }): unknown {
   if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
-    return text;
+    const printed = JSON.stringify(value);
+    if (printed === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
+    text.out += printed;
+    if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+    if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null;
+    // A bigint with a toJSON of its own, say: whatever its text parses to.
+    return JSON.parse(printed);
   }
-  // Built by concatenation, without the intermediate arrays of map/filter/join: this runs on every in-process call.
   if (Array.isArray(value)) {
-    let out = "[";
+    const out: unknown[] = new Array(value.length);
+    text.out += "[";
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (i > 0) out += ",";
-      out += item === undefined ? "null" : canonicalJson(item);
+      if (i > 0) text.out += ",";
+      if (item === undefined) {
+        text.out += "null";
+        out[i] = null;
+      } else {
+        out[i] = formOf(item, text);
+      }
     }
-    return `${out}]`;
+    text.out += "]";
+    return out;
   }
-  const keys = Object.keys(value).sort();
-  let out = "{";
-  for (const key of keys) {
+  const out: Record<string, unknown> = {};
+  text.out += "{";
+  let first = true;
+  for (const key of Object.keys(value).sort()) {
     const member = (value as Record<string, unknown>)[key];
     if (member === undefined) continue;
-    if (out.length > 1) out += ",";
-    out += `${JSON.stringify(key)}:${canonicalJson(member)}`;
+    if (!first) text.out += ",";
+    first = false;
+    text.out += `${JSON.stringify(key)}:`;
+    const copied = formOf(member, text);
+    // Defined, not assigned: JSON.parse makes "__proto__" an own member too.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: copied, enumerable: true, writable: true, configurable: true });
+    } else {
+      out[key] = copied;
+    }
   }
-  return `${out}}`;
+  text.out += "}";
+  return out;
 }

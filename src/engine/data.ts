@@ -136,7 +136,24 @@ type OrganizationScopedCollection = {
 
 /** Typed reads. */
 export class DataReader {
+  /** See {@link remembered}: made on first use, as most views never need it. */
+  #remembered: Map<string, unknown> | undefined;
+
   constructor(protected readonly raw: StoreReader) {}
+
+  /**
+   * A value derived from this view's records under `key`, computed once per view (one transaction's or one
+   * read's): what two steps of one activity both need, such as the key `signWith` names. Kept on the view
+   * rather than in a WeakMap keyed by it, whose entries cost the collector on every activity (#19).
+   */
+  async remembered<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const known = this.#remembered?.get(key);
+    if (known !== undefined) return known as T;
+    const value = await compute();
+    this.#remembered ??= new Map();
+    this.#remembered.set(key, value);
+    return value;
+  }
 
   async get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined> {
     return (await this.raw.get(collection, id)) as Collections[C] | undefined;

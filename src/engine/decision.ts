@@ -134,7 +134,14 @@ function decideIn(
   context: PolicyContext,
 ): ActivityDecision {
   const decision = confineSessionsToSubmitter(decideCompiled(policies, rootQuorum, context, true), policies, context);
-  return { ...decision, openConsensus: openConsensusOf(policies, decision, context), context };
+  // Member by member rather than spread: see `contextWith` in policy-context.ts.
+  return {
+    outcome: decision.outcome,
+    reason: decision.reason,
+    evaluations: decision.evaluations,
+    openConsensus: openConsensusOf(policies, decision, context),
+    context,
+  };
 }
 
 /** How far a decision lets an activity go: higher is worse. */

@@ -17,7 +17,7 @@ import { OPERATIONS } from "../operations/table.js";
 import type { Store } from "../storage/store.js";
 import type { WebhookDeliveryListOptions } from "../webhooks/service.js";
 import type { WebhookJwks } from "../webhooks/signer.js";
-import { canonicalJson } from "./canonical-json.js";
+import { type CanonicalForm, canonicalForm } from "./canonical-json.js";
 import { type CustodyEngineOptions, EngineCore } from "./core.js";
 import { DataReader, DataWriter } from "./data.js";
 import { type ActivityExplanation, explainActivity } from "./explain.js";
@@ -331,16 +331,16 @@ export class CustodyEngine {
       parameters: given.parameters,
       generateAppProofs: given.generateAppProofs,
     };
-    let bodyText: string;
+    let form: CanonicalForm;
     try {
-      bodyText = canonicalJson(body);
+      form = canonicalForm(body);
     } catch {
       throw invalidArgument("the request must be plain JSON (no functions, BigInts or cycles)");
     }
     return submitActivity(core, {
       operation,
-      bodyText,
-      body: JSON.parse(bodyText),
+      bodyText: form.text,
+      body: form.copy,
       principal,
       engineTimestamp: given.timestampMs === undefined,
     });

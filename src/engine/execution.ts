@@ -77,10 +77,9 @@ export async function execute(
 ): Promise<Record<string, unknown> | null> {
   return resultOf(
     run,
-    await handlerOf(run)(
+    await runHandler(
+      run,
       contextOf(core, data, run, (work) => work()),
-      run.parameters,
-      run.version,
     ),
   );
 }
@@ -115,7 +114,7 @@ export async function executeDeferrable(
     asked();
     return gate.then(work);
   });
-  const handled = handlerOf(run)(context, run.parameters, run.version).then((value) => resultOf(run, value));
+  const handled = runHandler(run, context).then((value) => resultOf(run, value));
   const first = await Promise.race([handled.then((result) => ({ result })), askedOutside]);
   if (first !== undefined) return first;
   const { confirm, release } = deferral as NonNullable<typeof deferral>;
@@ -130,12 +129,13 @@ export async function executeDeferrable(
   };
 }
 
-function handlerOf(run: Execution): NonNullable<ActivityOperation["handler"]> {
+/** Calls the row's handler as a method of its row (not a bound copy: one fewer function per activity). */
+function runHandler(run: Execution, context: ActivityContext): Promise<unknown> {
   const { operation, version } = run;
   if (!operation.handler) {
     throw new CustodyError("INTERNAL", `activity ${version.type} has no handler`, { activityId: run.activityId });
   }
-  return operation.handler.bind(operation);
+  return operation.handler(context, run.parameters, run.version);
 }
 
 function resultOf(run: Execution, value: unknown): Record<string, unknown> | null {

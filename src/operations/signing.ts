@@ -40,29 +40,19 @@ export type SigningTarget =
   | { kind: "privateKey"; privateKey: PrivateKeyRecord };
 
 /**
- * Targets already resolved, per reader (one transaction's view): a signing activity resolves `signWith` for its
- * policy context and again in its handler, in the same transaction, which nothing between them writes to.
+ * Resolves `signWith` in `organizationId`: an address first, then a private key id. Once per view: a signing
+ * activity resolves it for its policy context and again in its handler, in the same transaction, which nothing
+ * between them writes to.
  */
-const resolved = new WeakMap<DataReader, Map<string, SigningTarget>>();
-
-/** Resolves `signWith` in `organizationId`: an address first, then a private key id. */
-export async function resolveSigningTarget(
+export function resolveSigningTarget(
   data: DataReader,
   organizationId: string,
   signWith: string,
   field: string,
 ): Promise<SigningTarget> {
-  const key = `${organizationId}\u0000${signWith}`;
-  let known = resolved.get(data);
-  const hit = known?.get(key);
-  if (hit) return hit;
-  const target = await lookUpSigningTarget(data, organizationId, signWith, field);
-  if (!known) {
-    known = new Map();
-    resolved.set(data, known);
-  }
-  known.set(key, target);
-  return target;
+  return data.remembered(`signingTarget\u0000${organizationId}\u0000${signWith}`, () =>
+    lookUpSigningTarget(data, organizationId, signWith, field),
+  );
 }
 
 async function lookUpSigningTarget(

@@ -181,6 +181,10 @@ const CONSTANT = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 
 function internConstant<T>(value: T): T {
   if (typeof value !== "string" || value.length > 64) return value;
+  // Most strings of a record are ids, addresses and names: only one starting with a capital letter can be a
+  // constant, which spares the others the table and the pattern.
+  const first = value.charCodeAt(0);
+  if (first < 65 || first > 90) return value;
   const known = constants.get(value);
   if (known !== undefined) return known as T;
   if (constants.size < MAX_CONSTANTS && CONSTANT.test(value)) constants.set(value, value);
