@@ -58,7 +58,8 @@ export interface Change {
 export class CommittedState {
   private readonly records = new Map<string, Map<string, Entry>>();
   private readonly index = new Map<string, Map<string, string>>();
-  private readonly scopes = new Map<string, string[]>();
+  /** collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. */
+  private readonly scopes = new Map<string, Map<string, string[]>>();
 
   entry(collection: string, id: string): Entry | undefined {
     return this.records.get(collection)?.get(id);
@@ -69,7 +70,7 @@ export class CommittedState {
   }
 
   scopeIds(collection: string, scope: string): readonly string[] {
-    return this.scopes.get(scopeKey(collection, scope)) ?? [];
+    return nestedGet(this.scopes, collection, scope) ?? [];
   }
 
   /** Applies a change set. Old index keys are dropped only while they still name the record, which makes the order of changes irrelevant. */
@@ -85,18 +86,17 @@ export class CommittedState {
       if (entry === null) {
         if (!previous) continue;
         this.records.get(collection)?.delete(id);
-        const ids = this.scopes.get(scopeKey(collection, previous.placement.scope));
+        const ids = nestedGet(this.scopes, collection, previous.placement.scope);
         if (ids) removeSorted(ids, id);
         continue;
       }
       nestedSet(this.records, collection, id, entry);
       for (const [index, key] of Object.entries(entry.placement.keys ?? {})) nestedSet(this.index, index, key, id);
       if (!previous) {
-        const key = scopeKey(collection, entry.placement.scope);
-        let ids = this.scopes.get(key);
+        let ids = nestedGet(this.scopes, collection, entry.placement.scope);
         if (!ids) {
           ids = [];
-          this.scopes.set(key, ids);
+          nestedSet(this.scopes, collection, entry.placement.scope, ids);
         }
         insertSorted(ids, id);
       }
@@ -108,7 +108,9 @@ export class CommittedState {
     const copyState = new CommittedState();
     for (const [collection, entries] of this.records) copyState.records.set(collection, new Map(entries));
     for (const [index, keys] of this.index) copyState.index.set(index, new Map(keys));
-    for (const [key, ids] of this.scopes) copyState.scopes.set(key, [...ids]);
+    for (const [collection, scopes] of this.scopes) {
+      copyState.scopes.set(collection, new Map([...scopes].map(([scope, ids]) => [scope, [...ids]])));
+    }
     return copyState;
   }
 
@@ -120,10 +122,6 @@ export class CommittedState {
     }
     return out;
   }
-}
-
-function scopeKey(collection: string, scope: string): string {
-  return `${collection}\u0000${scope}`;
 }
 
 /**
@@ -242,10 +240,10 @@ export class Overlay implements StoreTransaction {
   private readonly writes = new Map<string, Map<string, Entry | null>>();
   /** index → key → id, or null for a dropped key. */
   private readonly indexWrites = new Map<string, Map<string, string | null>>();
-  /** scope key → ids new to that scope, sorted. */
-  private readonly added = new Map<string, string[]>();
-  /** scope key → committed ids deleted from that scope. */
-  private readonly removed = new Map<string, Set<string>>();
+  /** collection → scope → ids new to that scope, sorted. */
+  private readonly added = new Map<string, Map<string, string[]>>();
+  /** collection → scope → committed ids deleted from that scope. */
+  private readonly removed = new Map<string, Map<string, Set<string>>>();
   private open = true;
 
   /** `owner` names the store in error messages. */
@@ -283,11 +281,10 @@ export class Overlay implements StoreTransaction {
 
   async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
     this.assertOpen();
-    const key = scopeKey(collection, scope);
-    const removed = this.removed.get(key);
+    const removed = nestedGet(this.removed, collection, scope);
     const ids = walkMerged(
       this.state.scopeIds(collection, scope),
-      this.added.get(key) ?? [],
+      nestedGet(this.added, collection, scope) ?? [],
       (id) => removed?.has(id) ?? false,
       options,
     );
@@ -326,14 +323,14 @@ export class Overlay implements StoreTransaction {
     const previous = this.entry(collection, id);
     if (!previous) return;
     this.dropKeys(previous);
-    const key = scopeKey(collection, previous.placement.scope);
-    const added = this.added.get(key);
+    const { scope } = previous.placement;
+    const added = nestedGet(this.added, collection, scope);
     // A record created and deleted inside this transaction never reaches the committed scope list.
     if (!(added && removeSorted(added, id))) {
-      let removed = this.removed.get(key);
+      let removed = nestedGet(this.removed, collection, scope);
       if (!removed) {
         removed = new Set();
-        this.removed.set(key, removed);
+        nestedSet(this.removed, collection, scope, removed);
       }
       removed.add(id);
     }
@@ -346,13 +343,12 @@ export class Overlay implements StoreTransaction {
   }
 
   private addToScope(collection: string, scope: string, id: string): void {
-    const key = scopeKey(collection, scope);
-    const removed = this.removed.get(key);
+    const removed = nestedGet(this.removed, collection, scope);
     if (removed?.delete(id)) return; // deleted and re-created in this transaction: still in the committed list
-    let added = this.added.get(key);
+    let added = nestedGet(this.added, collection, scope);
     if (!added) {
       added = [];
-      this.added.set(key, added);
+      nestedSet(this.added, collection, scope, added);
     }
     insertSorted(added, id);
   }
