@@ -293,7 +293,16 @@ export class CustodyEngine {
     const core = this.#core;
     await core.ready();
     const { webauthn, tokens, oidc } = core.services;
-    const input = { ...request, now: core.clock(), relyingParty: webauthn, tokens, oidc };
+    // Member by member: a spread of whatever object the host passed met many shapes and went megamorphic.
+    const input = {
+      stamps: request.stamps,
+      body: request.body,
+      organizationId: request.organizationId,
+      now: core.clock(),
+      relyingParty: webauthn,
+      tokens,
+      oidc,
+    };
     const { principal, signCountUpdate } = await core.store.read((reader) =>
       authenticate(new DataReader(reader), input),
     );

@@ -153,11 +153,8 @@ export async function serveApiRequest(
   }
   // A stated length: without one, node frames the answer in chunks, three buffers in a writev (#19). A 204
   // states none (RFC 9110 §8.6).
-  const headers =
-    response.status === 204
-      ? response.headers
-      : { ...response.headers, "content-length": String(Buffer.byteLength(response.body)) };
-  res.writeHead(response.status, headers);
+  if (response.status !== 204) response.headers["content-length"] = String(Buffer.byteLength(response.body));
+  res.writeHead(response.status, response.headers);
   res.end(response.body);
   return { body, response };
 }

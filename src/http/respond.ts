@@ -48,8 +48,12 @@ const DEFAULT_MAX_JSON_DEPTH = 64;
 const PREFIX = "/public/v1/";
 const ALLOWED_HEADERS = "Content-Type, X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested, X-Session, X-Client-Version";
 
-function json(status: number, body: unknown, extra: Record<string, string> = {}): AdapterResponse {
-  return { status, headers: { "content-type": "application/json", ...extra }, body: JSON.stringify(body) };
+function json(status: number, body: unknown, extra?: Record<string, string>): AdapterResponse {
+  // Assigned, not spread: this line meets every kind of extra header set, and a megamorphic spread was a few
+  // percent of the server's time per request (#19).
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (extra !== undefined) Object.assign(headers, extra);
+  return { status, headers, body: JSON.stringify(body) };
 }
 
 /** An error answered with a status of its own (404, 405, 413) rather than its code's. */
