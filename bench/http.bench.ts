@@ -4,7 +4,8 @@
  * timestamp, so the load generator's own signing is not measured. Target: HTTP at least 0.60 of in-process,
  * for secp256k1 and for ed25519.
  *
- * Run: `npx tsx bench/http.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
+ * Run: `npx tsx bench/http.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`); `BENCH_PROFILE=1` also
+ * profiles the server.
  */
 import { spawn } from "node:child_process";
 import { createPrivateKey, sign } from "node:crypto";
@@ -18,9 +19,16 @@ import { digestParameters, messageParameters, signingOrganization } from "./supp
 const IN_FLIGHT = 32;
 const report = new BenchReport("http");
 
-const child = spawn(process.execPath, ["--import", "tsx", new URL("./http-server.ts", import.meta.url).pathname], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
+// BENCH_PROFILE=1 writes the server's CPU profile to bench/results/profiles/ (open it in Chrome's DevTools): the
+// profile the README's HTTP explanation is read from.
+const profile = process.env.BENCH_PROFILE
+  ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./results/profiles", import.meta.url).pathname}`]
+  : [];
+const child = spawn(
+  process.execPath,
+  [...profile, "--import", "tsx", new URL("./http-server.ts", import.meta.url).pathname],
+  { stdio: ["pipe", "pipe", "inherit"] },
+);
 const [line] = await createInterface({ input: child.stdout! })
   [Symbol.asyncIterator]()
   .next()
