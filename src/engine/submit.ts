@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../auth/credential-state.js";
 import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../errors.js";
@@ -92,10 +92,11 @@ function versionOf(operation: ActivityOperation, type: string): ActivityVersion 
 
 /**
  * `sha256:<hex>` of the exact body bytes (UTF-8): the activity's identity for idempotency. node:crypto hashes
- * the string natively; the pure-JS hash with its UTF-8 copy was 3% of an activity's CPU (#19).
+ * the string natively (the pure-JS hash with its UTF-8 copy was 3% of an activity's CPU), in one call: the
+ * one-shot `hash` takes half the time of a `createHash` object for a body this small (#19).
  */
 export function fingerprintOf(bodyText: string): string {
-  return `sha256:${createHash("sha256").update(bodyText, "utf8").digest("hex")}`;
+  return `sha256:${hash("sha256", bodyText, "hex")}`;
 }
 
 /** A submission that passed parsing and liveness: what the activity and vote paths work from. */
