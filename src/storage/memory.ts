@@ -293,10 +293,12 @@ export class Overlay implements StoreTransaction {
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
     this.assertOpen();
-    const previous = this.entry(collection, record.id);
     // The committed entry counts too: deleting a record and putting it back in this transaction must not
-    // move it between scopes, which the committed scope lists could not follow.
+    // move it between scopes, which the committed scope lists could not follow. Each map is asked once: the
+    // committed collection can be large, and every put looked the id up there twice.
+    const written = nestedGet(this.writes, collection, record.id);
     const committed = this.state.entry(collection, record.id);
+    const previous = written === undefined ? committed : (written ?? undefined);
     const settled = previous ?? committed;
     if (settled && settled.placement.scope !== placement.scope) {
       throw new CustodyError(
