@@ -88,6 +88,15 @@ function voteBy(userId: string, publicKey: string, selection: VoteRecord["select
   } satisfies VoteRecord;
 }
 
+/** The principal who submitted: the first vote's user and credential, in `organizationId`. */
+function submitterOf(vote: VoteRecord, organizationId: string) {
+  return {
+    userId: vote.userId,
+    organizationId,
+    credential: { ...vote.credential, publicKey: "", scheme: "", signature: "" },
+  };
+}
+
 async function read<T>(engine: CustodyEngine, work: (data: DataReader) => Promise<T>): Promise<T> {
   return engine.store.read((reader) => work(new DataReader(reader)));
 }
@@ -133,11 +142,7 @@ describe("the policy context", () => {
         version: signWithAccount.versions[0],
         parameters,
         votes,
-        submitter: {
-          userId: members.alice.userId,
-          organizationId,
-          credential: { ...votes[0]!.credential, publicKey: "", scheme: "", signature: "" },
-        },
+        submitter: submitterOf(votes[0]!, organizationId),
         now: NOW,
       });
     });
@@ -202,11 +207,7 @@ describe("the policy context", () => {
           version: signWithAccount.versions[0],
           parameters: { walletAccountId, encoding: "E", hashFunction: "H" },
           votes,
-          submitter: {
-            userId: members.alice.userId,
-            organizationId,
-            credential: { ...votes[0]!.credential, publicKey: "", scheme: "", signature: "" },
-          },
+          submitter: submitterOf(votes[0]!, organizationId),
           now: NOW,
         });
       });
@@ -273,11 +274,7 @@ describe("the policy context", () => {
           version: signWithAccounts.versions[0],
           parameters: { walletAccountIds: names.map((name) => accounts[name]!), type: "T" },
           votes,
-          submitter: {
-            userId: members.alice.userId,
-            organizationId,
-            credential: { ...votes[0]!.credential, publicKey: "", scheme: "", signature: "" },
-          },
+          submitter: submitterOf(votes[0]!, organizationId),
           now: NOW,
         });
       });
