@@ -34,6 +34,13 @@ for (const m of [${specifiers.map((_, i) => `m${i}`).join(", ")}]) if (Object.ke
 const org = await createTestOrganization();
 const whoami = await org.client.post("/public/v1/query/whoami");
 if (whoami.userId !== org.rootUserId) throw new Error("whoami answered " + JSON.stringify(whoami));
+// A snapshot is built on FileStore's compaction thread, which the package starts from its own files.
+const { FileStore } = await import("custodian/file");
+const { mkdtempSync } = await import("node:fs");
+const store = await FileStore.open(mkdtempSync("store-"));
+await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s" }));
+await store.snapshot();
+await store.close();
 console.log("esm ok: ${specifiers.join(", ")}");
 `,
   );
@@ -43,7 +50,17 @@ console.log("esm ok: ${specifiers.join(", ")}");
     `for (const s of ${JSON.stringify(specifiers)}) if (Object.keys(require(s)).length === 0) throw new Error(s + " is empty");
 const { CustodyEngine } = require("custodian");
 if (typeof new CustodyEngine().createWallet !== "function") throw new Error("no table methods");
-console.log("cjs ok");
+const { FileStore } = require("custodian/file");
+(async () => {
+  const store = await FileStore.open(require("node:fs").mkdtempSync("store-"));
+  await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s" }));
+  await store.snapshot();
+  await store.close();
+  const reopened = await FileStore.open(store.directory);
+  if (reopened.recovery.snapshot?.records !== 1) throw new Error("the snapshot holds " + JSON.stringify(reopened.recovery));
+  await reopened.close();
+  console.log("cjs ok");
+})();
 `,
   );
   process.stdout.write(run(process.execPath, ["check.cjs"], app));

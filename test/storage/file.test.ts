@@ -294,6 +294,80 @@ describe("FileStore: reopening", () => {
   });
 });
 
+describe.each([
+  { snapshotThread: true, where: "on a thread of their own" },
+  { snapshotThread: false, where: "on the calling thread" },
+])("FileStore: snapshots built from the files, $where", ({ snapshotThread }) => {
+  it("keeps committing while a snapshot is built, which covers what the journal held when it rotated", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory, { snapshotThread });
+    for (let n = 0; n < 50; n++) await put(store, pad(n), `k${n}`);
+    const later = Array.from({ length: 50 }, (_, i) => put(store, pad(50 + i), `k${50 + i}`));
+    await Promise.all([store.snapshot(), ...later]);
+    await store.close();
+
+    const reopened = await FileStore.open(directory);
+    const { snapshot, replayed, sequence } = reopened.recovery;
+    expect(sequence).toBe(100);
+    expect(snapshot?.sequence).toBeGreaterThanOrEqual(50);
+    expect(snapshot?.records).toBe(snapshot?.sequence);
+    expect(replayed).toBe(100 - (snapshot?.sequence as number));
+    await reopened.read(async (r) => {
+      expect(await ids(r)).toEqual(Array.from({ length: 100 }, (_, n) => pad(n)));
+      for (let n = 0; n < 100; n++) expect(await r.lookup("byKey", `k${n}`)).toBe(pad(n));
+    });
+    await reopened.close();
+  });
+
+  it("builds each snapshot on the one before, applying deletes and replaced index keys", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory, { snapshotThread });
+    for (let n = 0; n < 6; n++) await put(store, pad(n), `k${n}`);
+    await store.snapshot();
+    await store.transaction(async (tx) => tx.delete("things", pad(0)));
+    await put(store, pad(1), "k1-renamed");
+    await store.snapshot();
+    await store.close();
+
+    const reopened = await FileStore.open(directory);
+    expect(reopened.recovery).toMatchObject({ snapshot: { sequence: 8, records: 5 }, replayed: 0, sequence: 8 });
+    expect(await segmentFiles(directory)).toEqual([FILES.segment(3)]);
+    await reopened.read(async (r) => {
+      expect(await ids(r)).toEqual([1, 2, 3, 4, 5].map(pad));
+      expect(await r.lookup("byKey", "k0")).toBeUndefined();
+      expect(await r.lookup("byKey", "k1")).toBeUndefined();
+      expect(await r.lookup("byKey", "k1-renamed")).toBe(pad(1));
+    });
+    await reopened.close();
+  });
+
+  it("reports a journal damaged on disk when building a snapshot, keeping the journal and the store working", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory, { snapshotThread });
+    for (let n = 0; n < 3; n++) await put(store, pad(n), `k${n}`);
+    const path = join(directory, FILES.segment(1));
+    const bytes = await readFile(path);
+    bytes[HEADER_BYTES + 20] = (bytes[HEADER_BYTES + 20] as number) ^ 0x01;
+    await writeFile(path, bytes);
+
+    const error = await store.snapshot().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CustodyError);
+    expect(error).toMatchObject({
+      code: "INTERNAL",
+      details: { reason: "STORE_CORRUPT", file: FILES.segment(1), offset: HEADER_BYTES },
+    });
+    // Nothing was deleted or replaced, and commits go on into the new segment.
+    expect(await readdir(directory)).not.toContain(FILES.snapshot);
+    expect(await segmentFiles(directory)).toEqual([FILES.segment(1), FILES.segment(2)]);
+    await put(store, pad(3), "k3");
+    await store.read(async (r) => expect(await ids(r)).toEqual([0, 1, 2, 3].map(pad)));
+    await store.close();
+  });
+});
+
 describe("FileStore: torn tails", () => {
   it("opens with the committed prefix when the journal is cut at any byte, and appends after it", async () => {
     const count = 8;

@@ -13,12 +13,10 @@
  * @module
  */
 
-import { createRequire } from "node:module";
-import { dirname, extname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { RawPayloadSignature, SigningPlan } from "../../crypto/sign/index.js";
 import { CustodyError, type ErrorCode, invalidArgument } from "../../errors.js";
+import { workerEntry } from "../../worker-entry.js";
 import type { FromSigner, SealedKey, ToSigner } from "./protocol.js";
 
 /** The most threads a pool may have: more than any machine's cores would only add contention. */
@@ -115,7 +113,7 @@ export class SignerPool {
   }
 
   #start(index: number): Thread {
-    const { filename, options } = workerEntry();
+    const { filename, options } = workerEntry(import.meta.url, "signer-worker", "worker.ts");
     const worker = new Worker(filename, options);
     const thread: Thread = { worker, jobs: new Map(), stopping: false };
     this.#threads[index] = thread;
@@ -172,22 +170,4 @@ export class SignerPool {
       pending.reject(new CustodyError(code, message, { reason: "SIGNER_THREAD_STOPPED" }, { cause }));
     }
   }
-}
-
-/**
- * Where the thread's code is. Built, it is `signer-worker.js` (or `.cjs`) next to the module that starts it
- * (tsup emits both into `dist/`). From source (tests, benchmarks) it is `worker.ts` next to this file,
- * loaded through tsx, which a worker cannot take from `--import` on Node 20 (its entry loads before the
- * hooks are registered), so a small evaluated bootstrap imports it through tsx's API instead.
- */
-function workerEntry(): { filename: string | URL; options: WorkerOptions } {
-  const here = fileURLToPath(import.meta.url);
-  const extension = extname(here);
-  if (extension !== ".ts") return { filename: join(dirname(here), `signer-worker${extension}`), options: {} };
-  const entry = pathToFileURL(join(dirname(here), "worker.ts")).href;
-  // tsx's ESM API (its CommonJS one cannot register hooks from a worker), found from its package.json.
-  const tsxPackage = createRequire(here).resolve("tsx/package.json");
-  const tsx = pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
-  return { filename: bootstrap, options: { eval: true } };
 }

@@ -77,43 +77,19 @@ export async function recover(directory: string): Promise<Recovered> {
   if (snapshot) state.apply(snapshot.records);
   const base = snapshot?.sequence ?? 0;
 
-  const numbers = (await readdir(directory))
-    .map((name) => FILES.segmentPattern.exec(name)?.[1])
-    .filter((digits): digits is string => digits !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b);
+  const numbers = await segmentNumbers(directory);
   const firstLive = snapshot?.segment ?? 0;
   // A crash between writing a snapshot and deleting the segments it covers leaves them behind.
   for (const n of numbers.filter((n) => n < firstLive)) await rm(join(directory, FILES.segment(n)), { force: true });
   const live = numbers.filter((n) => n >= firstLive);
 
-  let last: number | undefined;
-  let replayed = 0;
+  const replay = new JournalReplay(state, base);
   let tornTail: TornTail | undefined;
   let currentSize: number | undefined;
   for (const [i, n] of live.entries()) {
     const file = FILES.segment(n);
     const bytes = await readFile(join(directory, file));
-    const scan = scanSegment(bytes, file, n, i === live.length - 1);
-    for (const flush of scan.flushes) {
-      for (const [j, transaction] of flush.transactions.entries()) {
-        const seq = flush.seq + j;
-        if (last === undefined ? seq > base + 1 : seq !== last + 1) {
-          const expected = last === undefined ? base + 1 : last + 1;
-          throw corrupt(
-            file,
-            flush.offset,
-            seq > expected
-              ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
-              : `transaction ${seq} is out of order after ${expected - 1}`,
-          );
-        }
-        last = seq;
-        if (seq <= base) continue; // written to the new segment before the snapshot was taken
-        state.apply(decodeTransaction(transaction, { file, offset: flush.offset }));
-        replayed++;
-      }
-    }
+    const scan = replay.segment(bytes, n, i === live.length - 1);
     currentSize = scan.validLength;
     if (scan.torn) {
       // An empty file is a segment whose creation was cut short: nothing to report, only its header to write.
@@ -128,9 +104,9 @@ export async function recover(directory: string): Promise<Recovered> {
   const lastNumber = numbers[numbers.length - 1] ?? 0;
   return {
     state,
-    sequence: Math.max(base, last ?? 0),
+    sequence: replay.sequence,
     snapshot: snapshot && { sequence: snapshot.sequence, records: snapshot.records.length },
-    replayed,
+    replayed: replay.replayed,
     segments: live.map(FILES.segment),
     tornTail,
     current:
@@ -139,6 +115,64 @@ export async function recover(directory: string): Promise<Recovered> {
         : { segment: Math.max(lastNumber, firstLive - 1) + 1, size: undefined },
     older: live.slice(0, -1),
   };
+}
+
+/** The numbers of the journal segments in `directory`, ascending. */
+export async function segmentNumbers(directory: string): Promise<number[]> {
+  return (await readdir(directory))
+    .map((name) => FILES.segmentPattern.exec(name)?.[1])
+    .filter((digits): digits is string => digits !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * Applies journal segments, oldest first, on top of a snapshot taken at sequence `base`: every transaction
+ * must follow the one before it, and those the snapshot already holds (written to the segment that was
+ * current while it was taken) are skipped. Opening a store and compacting one both replay through it.
+ */
+export class JournalReplay {
+  /** Sequence number of the last transaction read, if any. */
+  private last: number | undefined;
+  /** Transactions applied on top of the snapshot. */
+  replayed = 0;
+
+  constructor(
+    private readonly state: CommittedState,
+    private readonly base: number,
+  ) {}
+
+  /** Sequence number of the last transaction the state now holds. */
+  get sequence(): number {
+    return Math.max(this.base, this.last ?? 0);
+  }
+
+  /** Applies segment `number`, read as `bytes`; only the journal's last segment (`mayBeTorn`) may end torn. */
+  segment(bytes: Buffer, number: number, mayBeTorn: boolean): SegmentScan {
+    const file = FILES.segment(number);
+    const scan = scanSegment(bytes, file, number, mayBeTorn);
+    for (const flush of scan.flushes) {
+      for (const [j, transaction] of flush.transactions.entries()) {
+        const seq = flush.seq + j;
+        const last = this.last;
+        if (last === undefined ? seq > this.base + 1 : seq !== last + 1) {
+          const expected = last === undefined ? this.base + 1 : last + 1;
+          throw corrupt(
+            file,
+            flush.offset,
+            seq > expected
+              ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
+              : `transaction ${seq} is out of order after ${expected - 1}`,
+          );
+        }
+        this.last = seq;
+        if (seq <= this.base) continue; // written to the new segment before the snapshot was taken
+        this.state.apply(decodeTransaction(transaction, { file, offset: flush.offset }));
+        this.replayed++;
+      }
+    }
+    return scan;
+  }
 }
 
 /** Reads the frames of one segment; only the last segment may end in a torn frame. */

@@ -10,6 +10,8 @@
  * journal is written in commit order, a transaction that saw an earlier one's writes is never durable
  * without it.
  *
+ * Snapshots are built on a thread of their own from the files (see `compaction.ts`), not from these states.
+ *
  * @module
  */
 import { stat } from "node:fs/promises";
@@ -19,12 +21,12 @@ import { ProcessLeases } from "../leases.js";
 import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
+import { Compactor } from "./compactor.js";
 import { createDirectory } from "./files.js";
 import { FILES } from "./format.js";
 import { Journal } from "./journal.js";
 import { DirectoryLock, type LockHolder } from "./lock.js";
 import { recover, type TornTail } from "./recovery.js";
-import { writeSnapshot } from "./snapshot.js";
 
 /** Options of {@link FileStore.open}. */
 export interface FileStoreOptions {
@@ -38,6 +40,12 @@ export interface FileStoreOptions {
    * (default 8 MiB). Smaller means faster opens and more snapshot writes.
    */
   snapshotAfterBytes?: number;
+  /**
+   * Build snapshots on a thread of their own (default `true`), from the snapshot and journal files, so the
+   * thread that commits never pauses for one. `false` builds them on the calling thread, for hosts that
+   * cannot start `worker_threads`.
+   */
+  snapshotThread?: boolean;
   /**
    * Receives a failed background snapshot. Nothing is lost (the journal remains the durable truth) and the
    * next snapshot retries. Default: a process warning.
@@ -92,7 +100,6 @@ export class FileStore implements Store {
   /** Resolves when every journaled commit so far is applied to the durable state; rejects once a flush failed. */
   private applied: Promise<void> = Promise.resolve();
   private headSequence: number;
-  private durableSequence: number;
   /** Snapshots run one after another; this is the last one queued. */
   private snapshots: Promise<void> = Promise.resolve();
   private autoSnapshotQueued = false;
@@ -112,9 +119,9 @@ export class FileStore implements Store {
     /** Size of the latest snapshot: the journal must grow past it before the next one is due. */
     private snapshotBytes: number,
     private readonly onSnapshotError: (error: CustodyError) => void,
+    private readonly compactor: Compactor,
   ) {
     this.headSequence = recovery.sequence;
-    this.durableSequence = recovery.sequence;
   }
 
   /**
@@ -158,6 +165,7 @@ export class FileStore implements Store {
           options.snapshotAfterBytes ?? DEFAULT_SNAPSHOT_AFTER_BYTES,
           await snapshotSize(directory),
           options.onSnapshotError ?? ((error) => process.emitWarning(error)),
+          new Compactor(options.snapshotThread ?? true),
         );
       } catch (error) {
         await lock.release();
@@ -226,6 +234,7 @@ export class FileStore implements Store {
       await this.queue;
       await this.applied.catch(noop);
       await this.snapshots.catch(noop);
+      await this.compactor.close();
       await this.journal.close();
       await this.lock.release();
     })();
@@ -253,12 +262,7 @@ export class FileStore implements Store {
     flushed.catch(noop); // observed through `durable` below; this only keeps an early rejection from going unhandled
     const durable = this.applied
       .then(() => flushed)
-      .then(() =>
-        this.readers.whenIdle(() => {
-          this.durableState.apply(changes);
-          this.durableSequence = sequence;
-        }),
-      )
+      .then(() => this.readers.whenIdle(() => this.durableState.apply(changes)))
       .then(() => this.snapshotIfDue());
     durable.catch((error: unknown) => {
       this.failure ??= asCustodyError(error, "FileStore: a commit failed");
@@ -290,15 +294,15 @@ export class FileStore implements Store {
   }
 
   /**
-   * Rotation comes first: once it resolves, every transaction in the older segments has been handed to the
-   * journal, so waiting for `applied` makes the durable state cover all of them, and the snapshot taken
-   * right then (a synchronous capture of immutable entries) lets those segments go.
+   * Rotation comes first: once it resolves, every transaction in the older segments is written and fsync'd,
+   * and no more will be, so the compactor can build the snapshot from those files while commits go on into
+   * the new segment. The snapshot names the new segment as the first one still needed, which lets the older
+   * ones go.
    */
   private async takeSnapshot(): Promise<void> {
     const segment = await this.journal.rotate();
-    await this.applied;
-    const snapshot = { sequence: this.durableSequence, segment, records: this.durableState.changes() };
-    this.snapshotBytes = await writeSnapshot(this.directory, snapshot);
+    const compacted = await this.compactor.compact(this.directory, segment);
+    this.snapshotBytes = compacted.bytes;
     await this.journal.removeSegmentsBefore(segment);
   }
 
