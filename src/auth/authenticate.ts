@@ -7,7 +7,12 @@
  * @module
  */
 import { decodeBase64Url, encodeBase64Url } from "../crypto/bytes.js";
-import { parseApiKeyStamp, schemeMatchesCurve, verifyApiKeySignature } from "../crypto/stamp/index.js";
+import {
+  parseApiKeyStamp,
+  schemeMatchesCurve,
+  verifyApiKeySignature,
+  verifyApiKeySignatureOffThread,
+} from "../crypto/stamp/index.js";
 import { parseWebauthnStamp, verifyWebauthnAssertion, type WebauthnRefusalReason } from "../crypto/webauthn/index.js";
 import { credentialScope, type DataReader, type DataWriter, invariant } from "../engine/data.js";
 import type { Principal } from "../engine/principal.js";
@@ -55,10 +60,23 @@ export interface SignCountUpdate {
   signCount: number;
 }
 
-/** An authenticated request: who it is, and the passkey counter to record when a passkey signed it. */
+/**
+ * A request whose credential was found in the read view: who it is once {@link Authentication.confirm} resolves,
+ * and the passkey counter to record when a passkey signed it.
+ */
 export interface Authentication {
-  principal: Principal;
+  /**
+   * Runs the checks left for after the read view closes and resolves with the principal, or rejects as the
+   * refusal. An API key's signature is checked here, on libuv's thread pool, so the read (and the commits
+   * waiting for readers to leave) never waits for OpenSSL. Only what `confirm` resolves with is authenticated.
+   */
+  confirm: () => Promise<Principal>;
   signCountUpdate?: SignCountUpdate;
+}
+
+/** The {@link Authentication} of a principal every check has already passed. */
+function confirmed(principal: Principal): () => Promise<Principal> {
+  return () => Promise.resolve(principal);
 }
 
 const CREDENTIAL_NOT_FOUND_MESSAGE = "credential ID could not be found in organization or its parent organization";
@@ -145,7 +163,15 @@ async function apiKeyNotInOrganization(
   );
 }
 
-async function authenticateApiKey(data: DataReader, header: string, input: AuthenticationInput): Promise<Principal> {
+/**
+ * Finds the API key and checks its stamp's scheme in the read view; its signature and then its expiry are
+ * checked by `confirm`, in that order, so the refusals come in the same order as when all ran in the view.
+ */
+async function authenticateApiKey(
+  data: DataReader,
+  header: string,
+  input: AuthenticationInput,
+): Promise<Authentication> {
   const stamp = parseApiKeyStamp(header);
   const scope = credentialScope("apiKey", stamp.publicKey);
   const location = await locate(data, scope, input.organizationId);
@@ -157,13 +183,7 @@ async function authenticateApiKey(data: DataReader, header: string, input: Authe
       "SIGNATURE_SCHEME_MISMATCH",
     );
   }
-  if (!verifyApiKeySignature({ ...stamp, body: input.body })) {
-    throw unauthenticated("could not verify api key signature", "SIGNATURE_INVALID");
-  }
-  if (isApiKeyExpired(key, input.now)) {
-    throw unauthenticated("expired api key", "API_KEY_EXPIRED");
-  }
-  return {
+  const principal: Principal = {
     userId: key.userId,
     organizationId: key.organizationId,
     credential: {
@@ -173,6 +193,16 @@ async function authenticateApiKey(data: DataReader, header: string, input: Authe
       scheme: stamp.scheme,
       signature: stamp.signature,
       type: key.credentialType,
+    },
+  };
+  const signed = { scheme: stamp.scheme, publicKey: stamp.publicKey, signature: stamp.signature, body: input.body };
+  return {
+    confirm: async () => {
+      if (!(await verifyApiKeySignatureOffThread(signed))) {
+        throw unauthenticated("could not verify api key signature", "SIGNATURE_INVALID");
+      }
+      if (isApiKeyExpired(key, input.now)) throw unauthenticated("expired api key", "API_KEY_EXPIRED");
+      return principal;
     },
   };
 }
@@ -213,7 +243,7 @@ async function authenticateWebauthn(
     );
   }
   return {
-    principal: {
+    confirm: confirmed({
       userId: authenticator.userId,
       organizationId: authenticator.organizationId,
       credential: {
@@ -224,7 +254,7 @@ async function authenticateWebauthn(
         signature: encodeBase64Url(stamp.signature),
         type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
       },
-    },
+    }),
     ...(result.signCount === authenticator.signCount
       ? {}
       : { signCountUpdate: { authenticatorId: authenticator.id, signCount: result.signCount } }),
@@ -254,11 +284,11 @@ export async function authenticate(data: DataReader, input: AuthenticationInput)
       "MALFORMED_STAMP",
     );
   }
-  if (apiKey !== undefined) return { principal: await authenticateApiKey(data, apiKey, input) };
+  if (apiKey !== undefined) return authenticateApiKey(data, apiKey, input);
   if (webauthn !== undefined) return authenticateWebauthn(data, webauthn, input);
-  if (attested !== undefined) return { principal: await authenticateAttested(data, attested, input) };
+  if (attested !== undefined) return { confirm: confirmed(await authenticateAttested(data, attested, input)) };
   // sdk-browser sends X-Session beside a stamp when it has both; the stamp then speaks for the request.
-  if (session !== undefined) return { principal: await authenticateSession(data, session, input) };
+  if (session !== undefined) return { confirm: confirmed(await authenticateSession(data, session, input)) };
   throw unauthenticated(
     "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)",
     "MISSING_STAMP",

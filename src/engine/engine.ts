@@ -303,9 +303,8 @@ export class CustodyEngine {
       tokens,
       oidc,
     };
-    const { principal, signCountUpdate } = await core.store.read((reader) =>
-      authenticate(new DataReader(reader), input),
-    );
+    const { confirm, signCountUpdate } = await core.store.read((reader) => authenticate(new DataReader(reader), input));
+    const principal = await confirm();
     if (signCountUpdate !== undefined) {
       await core.store.transaction((tx) => recordSignCount(new DataWriter(tx), signCountUpdate));
     }

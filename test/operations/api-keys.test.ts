@@ -198,6 +198,33 @@ describe("expired keys", () => {
     expect(error.details.reason).toBe("API_KEY_EXPIRED");
     expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root key", "short"]);
   });
+
+  it("are refused for a bad signature before their expiry is looked at", async () => {
+    const { root, organizationId, rootUserId, clock, engine } = await engineWithClock();
+    const key = p256KeyPair();
+    await root.createApiKeys({
+      organizationId,
+      parameters: { userId: rootUserId, apiKeys: [p256Params("short", "60", key)] },
+    });
+    clock.now += 61_000;
+    const body = JSON.stringify({ organizationId });
+    const { stampHeaderValue } = await new ApiKeyStamper({
+      apiPublicKey: key.publicKey,
+      apiPrivateKey: key.privateKey,
+    }).stamp(body);
+    const forged = engine.authenticate({
+      stamps: { apiKey: stampHeaderValue },
+      body: Buffer.from(body.replace("{", "{ ")),
+      organizationId,
+    });
+    expect((await refusal(forged, "UNAUTHENTICATED")).details.reason).toBe("SIGNATURE_INVALID");
+    const genuine = engine.authenticate({
+      stamps: { apiKey: stampHeaderValue },
+      body: Buffer.from(body),
+      organizationId,
+    });
+    expect((await refusal(genuine, "UNAUTHENTICATED")).details.reason).toBe("API_KEY_EXPIRED");
+  });
 });
 
 describe("delete_api_keys", () => {

@@ -16,4 +16,8 @@ export {
   schemeMatchesCurve,
 } from "./schemes.js";
 export { validateApiPublicKey } from "./validate-api-public-key.js";
-export { type ApiKeySignatureInput, verifyApiKeySignature } from "./verify-api-key-signature.js";
+export {
+  type ApiKeySignatureInput,
+  verifyApiKeySignature,
+  verifyApiKeySignatureOffThread,
+} from "./verify-api-key-signature.js";

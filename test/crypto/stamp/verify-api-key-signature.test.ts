@@ -10,7 +10,12 @@ import { hashMessage, recoverPublicKey } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "../../../src/crypto/bytes.js";
-import { type ApiKeySignatureInput, parseApiKeyStamp, verifyApiKeySignature } from "../../../src/crypto/stamp/index.js";
+import {
+  type ApiKeySignatureInput,
+  parseApiKeyStamp,
+  verifyApiKeySignature,
+  verifyApiKeySignatureOffThread,
+} from "../../../src/crypto/stamp/index.js";
 
 /** Request bodies shaped like the clients' (compact JSON), some with multi-byte UTF-8. */
 function bodyOf(index: number): string {
@@ -22,8 +27,14 @@ function bodyOf(index: number): string {
   });
 }
 
+/** Every input checked below with its answer: the off-thread check must give each the same one (last test). */
+const answered: { input: ApiKeySignatureInput; valid: boolean }[] = [];
+
 function verifies(stamp: Omit<ApiKeySignatureInput, "body">, body: string | Uint8Array): boolean {
-  return verifyApiKeySignature({ ...stamp, body: typeof body === "string" ? utf8ToBytes(body) : body });
+  const input = { ...stamp, body: typeof body === "string" ? utf8ToBytes(body) : body };
+  const valid = verifyApiKeySignature(input);
+  answered.push({ input, valid });
+  return valid;
 }
 
 function tampered(body: string): string {
@@ -284,5 +295,17 @@ describe("verifyApiKeySignature, malformed members", () => {
     const signature = bytesToHex(secp256k1.sign(utf8ToBytes(spaced), secretKey, { format: "der" }));
     expect(verifies({ publicKey, scheme: SECP256K1, signature }, spaced)).toBe(true);
     expect(verifies({ publicKey, scheme: SECP256K1, signature }, JSON.stringify(JSON.parse(spaced)))).toBe(false);
+  });
+});
+
+describe("verifyApiKeySignatureOffThread", () => {
+  it("gives every stamp above the answer the in-thread check gave, valid and refused, in every scheme", async () => {
+    const schemes = new Set(answered.map(({ input, valid }) => `${input.scheme} ${valid}`));
+    for (const scheme of [P256, SECP256K1, EIP191, ED25519]) {
+      expect(schemes).toContain(`${scheme} true`);
+      expect(schemes).toContain(`${scheme} false`);
+    }
+    const offThread = await Promise.all(answered.map(({ input }) => verifyApiKeySignatureOffThread(input)));
+    expect(offThread).toEqual(answered.map(({ valid }) => valid));
   });
 });
