@@ -155,8 +155,11 @@ export class DataReader {
     return value;
   }
 
-  async get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined> {
-    return (await this.raw.get(collection, id)) as Collections[C] | undefined;
+  // get, lookup, list and put hand back the store's own promise rather than awaiting it in an async method of
+  // their own: an activity makes dozens of these calls, and each extra async layer cost a promise and three
+  // microtask turns (#19). Every caller awaits them, so a store that throws instead of rejecting still rejects.
+  get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined> {
+    return this.raw.get(collection, id) as Promise<Collections[C] | undefined>;
   }
 
   /** Like {@link get}, but a missing record is `NOT_FOUND` naming `what` and the request field. */
@@ -188,12 +191,12 @@ export class DataReader {
     return record;
   }
 
-  async lookup(index: keyof typeof INDEX, key: string): Promise<string | undefined> {
+  lookup(index: keyof typeof INDEX, key: string): Promise<string | undefined> {
     return this.raw.lookup(index, key);
   }
 
-  async list<C extends CollectionName>(collection: C, scope: string, options?: ListOptions): Promise<Collections[C][]> {
-    return (await this.raw.list(collection, scope, options)) as unknown as Collections[C][];
+  list<C extends CollectionName>(collection: C, scope: string, options?: ListOptions): Promise<Collections[C][]> {
+    return this.raw.list(collection, scope, options) as unknown as Promise<Collections[C][]>;
   }
 
   /** Every record of a scope, in pages, for the few places that must see a whole (bounded) scope. */
@@ -215,13 +218,12 @@ export class DataWriter extends DataReader {
     super(tx);
   }
 
-  async put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void> {
-    const placement = PLACEMENT[collection](record);
-    await this.tx.put(collection, record as unknown as StoredRecord, placement);
+  put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void> {
+    return this.tx.put(collection, record as unknown as StoredRecord, PLACEMENT[collection](record));
   }
 
-  async delete(collection: CollectionName, id: string): Promise<void> {
-    await this.tx.delete(collection, id);
+  delete(collection: CollectionName, id: string): Promise<void> {
+    return this.tx.delete(collection, id);
   }
 }
 
