@@ -248,14 +248,7 @@ export class EngineCore implements PipelineCore {
    * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending, and the
    * send-status tracker, which resumes watching the sends an earlier engine broadcast.
    */
-  ready(): Promise<void> {
-    // Every call asks; once all is open the answer is a settled promise, not three awaits (#19).
-    return this.#open ? ALREADY_OPEN : this.#openAll();
-  }
-
-  #open = false;
-
-  async #openAll(): Promise<void> {
+  async ready(): Promise<void> {
     if (this.missingKeyEncryptionKey) {
       throw new CustodyError(
         "FAILED_PRECONDITION",
@@ -268,8 +261,5 @@ export class EngineCore implements PipelineCore {
     await this.services.tokens.open(this.store, this.services.secrets);
     if (this.#deliverWebhooks) this.webhooks.start();
     this.sendTracker.start();
-    this.#open = true;
   }
 }
-
-const ALREADY_OPEN: Promise<void> = Promise.resolve();
