@@ -184,14 +184,20 @@ describe("API key limits per user", () => {
   });
 });
 
+/** A root user's P-256 key named "short" that expires 60 s after it is made, on a clock the test moves. */
+async function withShortLivedKey() {
+  const fixture = await engineWithClock();
+  const key = p256KeyPair();
+  await fixture.root.createApiKeys({
+    organizationId: fixture.organizationId,
+    parameters: { userId: fixture.rootUserId, apiKeys: [p256Params("short", "60", key)] },
+  });
+  return { ...fixture, key };
+}
+
 describe("expired keys", () => {
   it("stay listed while authentication refuses them", async () => {
-    const { root, organizationId, rootUserId, clock, engine } = await engineWithClock();
-    const key = p256KeyPair();
-    await root.createApiKeys({
-      organizationId,
-      parameters: { userId: rootUserId, apiKeys: [p256Params("short", "60", key)] },
-    });
+    const { root, organizationId, rootUserId, clock, engine, key } = await withShortLivedKey();
     expect((await authenticateWith(engine, key, organizationId)).userId).toBe(rootUserId);
     clock.now += 61_000;
     const error = await refusal(authenticateWith(engine, key, organizationId), "UNAUTHENTICATED");
@@ -200,12 +206,7 @@ describe("expired keys", () => {
   });
 
   it("are refused for a bad signature before their expiry is looked at", async () => {
-    const { root, organizationId, rootUserId, clock, engine } = await engineWithClock();
-    const key = p256KeyPair();
-    await root.createApiKeys({
-      organizationId,
-      parameters: { userId: rootUserId, apiKeys: [p256Params("short", "60", key)] },
-    });
+    const { organizationId, clock, engine, key } = await withShortLivedKey();
     clock.now += 61_000;
     const body = JSON.stringify({ organizationId });
     const { stampHeaderValue } = await new ApiKeyStamper({

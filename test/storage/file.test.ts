@@ -31,6 +31,12 @@ async function ids(reader: StoreReader): Promise<string[]> {
   return (await reader.list("things", "s")).map((record) => record.id);
 }
 
+/** The store holds exactly `count` things, `pad(0)` onward, each found by its key `k<n>`. */
+async function expectThings(reader: StoreReader, count: number): Promise<void> {
+  expect(await ids(reader)).toEqual(Array.from({ length: count }, (_, n) => pad(n)));
+  for (let n = 0; n < count; n++) expect(await reader.lookup("byKey", `k${n}`)).toBe(pad(n));
+}
+
 async function segmentFiles(directory: string): Promise<string[]> {
   return (await readdir(directory)).filter((name) => FILES.segmentPattern.test(name)).sort();
 }
@@ -183,10 +189,7 @@ describe("FileStore: reopening", () => {
     expect(segments[0]).not.toBe(FILES.segment(1));
     const reopened = await FileStore.open(directory);
     expect(reopened.recovery.snapshot?.records).toBeGreaterThan(0);
-    await reopened.read(async (r) => {
-      expect(await ids(r)).toEqual(Array.from({ length: 200 }, (_, n) => pad(n)));
-      for (let n = 0; n < 200; n++) expect(await r.lookup("byKey", `k${n}`)).toBe(pad(n));
-    });
+    await reopened.read((r) => expectThings(r, 200));
     await reopened.close();
   });
 
@@ -312,10 +315,7 @@ describe.each([
     expect(snapshot?.sequence).toBeGreaterThanOrEqual(50);
     expect(snapshot?.records).toBe(snapshot?.sequence);
     expect(replayed).toBe(100 - (snapshot?.sequence as number));
-    await reopened.read(async (r) => {
-      expect(await ids(r)).toEqual(Array.from({ length: 100 }, (_, n) => pad(n)));
-      for (let n = 0; n < 100; n++) expect(await r.lookup("byKey", `k${n}`)).toBe(pad(n));
-    });
+    await reopened.read((r) => expectThings(r, 100));
     await reopened.close();
   });
 
