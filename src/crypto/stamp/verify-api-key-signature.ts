@@ -34,74 +34,105 @@ export interface ApiKeySignatureInput {
  * Whether the scheme fits the registered key's curve is {@link schemeMatchesCurve}'s question, not this one's.
  */
 export function verifyApiKeySignature(input: ApiKeySignatureInput): boolean {
-  const publicKey = bareHexToBytes(input.publicKey);
-  const signature = bareHexToBytes(input.signature);
-  if (publicKey === undefined || signature === undefined) return false;
-  switch (input.scheme) {
-    case "SIGNATURE_SCHEME_TK_API_P256":
-      return verifyP256(publicKey, signature, input.body);
-    case "SIGNATURE_SCHEME_TK_API_SECP256K1":
-      return verifySecp256k1(publicKey, signature, sha256(input.body));
-    case "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191":
-      return verifySecp256k1(publicKey, signature, personalMessageDigest(input.body));
-    case "SIGNATURE_SCHEME_TK_API_ED25519":
-      return verifyEd25519(publicKey, signature, input.body);
-    default:
-      return false;
-  }
+  const decoded = decode(input);
+  if (decoded === undefined) return false;
+  const check = openSslCheckOf(input.scheme, decoded, input.body);
+  if (check === undefined) return verifyWithNoble(input.scheme, decoded, input.body);
+  if (check === null) return false;
+  return check.messages.some((message) => verifiesInThread(check, message));
 }
 
 /**
  * {@link verifyApiKeySignature}, with the OpenSSL work (P-256 and Ed25519) done on libuv's thread pool: node:crypto
  * runs a verification there when given a callback. A server's thread then goes on with other requests instead
- * of waiting for it; the P-256 check was a sixth of the HTTP server's CPU (#19). Same answers, same refusals.
+ * of waiting for it; the P-256 check was a sixth of the HTTP server's CPU (#19). Same checks, same answers: both
+ * take them from {@link openSslCheckOf}.
  */
 export async function verifyApiKeySignatureOffThread(input: ApiKeySignatureInput): Promise<boolean> {
+  const decoded = decode(input);
+  if (decoded === undefined) return false;
+  const check = openSslCheckOf(input.scheme, decoded, input.body);
+  // secp256k1 is checked by noble in this thread: OpenSSL's verify gives no gain worth a second code path.
+  if (check === undefined) return verifyWithNoble(input.scheme, decoded, input.body);
+  if (check === null) return false;
+  for (const message of check.messages) if (await verifiesOnPool(check, message)) return true;
+  return false;
+}
+
+interface Decoded {
+  publicKey: Uint8Array;
+  signature: Uint8Array;
+}
+
+function decode(input: ApiKeySignatureInput): Decoded | undefined {
   const publicKey = bareHexToBytes(input.publicKey);
   const signature = bareHexToBytes(input.signature);
-  if (publicKey === undefined || signature === undefined) return false;
-  switch (input.scheme) {
+  return publicKey === undefined || signature === undefined ? undefined : { publicKey, signature };
+}
+
+/** What node:crypto checks for a stamp: a signature by the key over any one of `messages`. */
+interface OpenSslCheck {
+  algorithm: "sha256" | null;
+  key: KeyObject | { key: KeyObject; dsaEncoding: "ieee-p1363" };
+  signature: Uint8Array;
+  messages: Uint8Array[];
+}
+
+/**
+ * The OpenSSL check of a P-256 or Ed25519 stamp; `null` when its key or signature is malformed (a refusal), and
+ * `undefined` for the schemes noble checks.
+ */
+function openSslCheckOf(
+  scheme: string,
+  { publicKey, signature }: Decoded,
+  body: Uint8Array,
+): OpenSslCheck | null | undefined {
+  switch (scheme) {
     case "SIGNATURE_SCHEME_TK_API_P256": {
       const key = p256PublicKeyObject(publicKey);
       const compact = derSignatureToCompact(signature);
-      if (key === undefined || compact === undefined) return false;
-      return verifyOnPool("sha256", input.body, { key, dsaEncoding: "ieee-p1363" }, compact);
+      if (key === undefined || compact === undefined) return null;
+      return { algorithm: "sha256", key: { key, dsaEncoding: "ieee-p1363" }, signature: compact, messages: [body] };
     }
     case "SIGNATURE_SCHEME_TK_API_ED25519": {
-      if (signature.length !== 64) return false;
-      const key = ed25519PublicKeyObject(publicKey);
-      if (key === undefined) return false;
-      return (
-        (await verifyOnPool(null, input.body, key, signature)) || verifyOnPool(null, sha256(input.body), key, signature)
-      );
+      const key = signature.length === 64 ? ed25519PublicKeyObject(publicKey) : undefined;
+      if (key === undefined) return null;
+      // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. The wire spec leaves it open.
+      return { algorithm: null, key, signature, messages: [body, sha256(body)] };
     }
     default:
-      // secp256k1 is checked by noble in this thread: OpenSSL's verify gives no gain worth a second code path.
-      return verifyApiKeySignature(input);
+      return undefined;
   }
 }
 
-/** node:crypto's `verify` on the thread pool; an error (a malformed signature) is a refusal, as in this thread. */
-function verifyOnPool(
-  algorithm: string | null,
-  data: Uint8Array,
-  key: KeyObject | { key: KeyObject; dsaEncoding: "ieee-p1363" },
-  signature: Uint8Array,
-): Promise<boolean> {
+/** An error (a signature OpenSSL cannot read) is a refusal, in this thread as on the pool. */
+function verifiesInThread(check: OpenSslCheck, message: Uint8Array): boolean {
+  try {
+    return verify(check.algorithm, message, check.key, check.signature);
+  } catch {
+    return false;
+  }
+}
+
+function verifiesOnPool(check: OpenSslCheck, message: Uint8Array): Promise<boolean> {
   return new Promise((resolve) => {
     try {
-      verify(algorithm, data, key, signature, (error, valid) => resolve(error === null && valid));
+      verify(check.algorithm, message, check.key, check.signature, (error, valid) => resolve(error === null && valid));
     } catch {
       resolve(false);
     }
   });
 }
 
-function verifyP256(publicKey: Uint8Array, derSignature: Uint8Array, body: Uint8Array): boolean {
-  const key = p256PublicKeyObject(publicKey);
-  const compact = derSignatureToCompact(derSignature);
-  if (key === undefined || compact === undefined) return false;
-  return verify("sha256", body, { key, dsaEncoding: "ieee-p1363" }, compact);
+function verifyWithNoble(scheme: string, { publicKey, signature }: Decoded, body: Uint8Array): boolean {
+  switch (scheme) {
+    case "SIGNATURE_SCHEME_TK_API_SECP256K1":
+      return verifySecp256k1(publicKey, signature, sha256(body));
+    case "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191":
+      return verifySecp256k1(publicKey, signature, personalMessageDigest(body));
+    default:
+      return false;
+  }
 }
 
 function verifySecp256k1(publicKey: Uint8Array, derSignature: Uint8Array, digest: Uint8Array): boolean {
@@ -119,16 +150,4 @@ function verifySecp256k1(publicKey: Uint8Array, derSignature: Uint8Array, digest
 /** EIP-191 version 0x45 hash, the length in bytes of the UTF-8 body (viem `hashMessage` semantics). */
 function personalMessageDigest(body: Uint8Array): Uint8Array {
   return keccak_256(concatBytes(utf8ToBytes(`\x19Ethereum Signed Message:\n${body.length}`), body));
-}
-
-function verifyEd25519(publicKey: Uint8Array, signature: Uint8Array, body: Uint8Array): boolean {
-  if (signature.length !== 64) return false;
-  const key = ed25519PublicKeyObject(publicKey);
-  if (key === undefined) return false;
-  try {
-    // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. The wire spec leaves it open.
-    return verify(null, body, key, signature) || verify(null, sha256(body), key, signature);
-  } catch {
-    return false;
-  }
 }
