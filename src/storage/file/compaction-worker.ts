@@ -1,6 +1,6 @@
 /**
  * The entry of the FileStore's compaction thread (`worker_threads`): answers each job, a store directory and
- * the segment the journal rotated to, with what {@link compact} wrote or why it failed. Built as its own file
+ * the segment the journal rotated to, with the size of the snapshot {@link compact} wrote or why it failed. Built as its own file
  * (`dist/file-compactor.js` and `.cjs`) so both builds can start it.
  *
  * @module
@@ -16,7 +16,7 @@ if (!port) throw new Error("the compaction worker runs in a worker thread");
 port.on("message", async ({ job, directory, segment }: CompactionJob) => {
   let answer: CompactionAnswer;
   try {
-    answer = { job, compacted: await compact(directory, segment) };
+    answer = { job, bytes: await compact(directory, segment) };
   } catch (error) {
     // Records hold secrets only sealed, and file-system errors name paths: the message may cross as it is.
     answer =

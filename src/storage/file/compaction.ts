@@ -18,21 +18,12 @@ import { FILES } from "./format.js";
 import { JournalReplay, segmentNumbers } from "./recovery.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 
-/** What a compaction wrote. */
-export interface Compacted {
-  /** Sequence number of the last transaction the new snapshot holds. */
-  sequence: number;
-  /** Records in it. */
-  records: number;
-  /** Its size in bytes. */
-  bytes: number;
-}
-
 /**
  * Writes the snapshot that covers every journal segment before `segment` and names `segment` as the first
- * one still needed. The caller holds the directory lock and runs one compaction at a time.
+ * one still needed; resolves with its size in bytes. The caller holds the directory lock and runs one
+ * compaction at a time.
  */
-export async function compact(directory: string, segment: number): Promise<Compacted> {
+export async function compact(directory: string, segment: number): Promise<number> {
   const previous = await readSnapshot(directory);
   const state = new CommittedState();
   if (previous) state.apply(previous.records);
@@ -42,7 +33,5 @@ export async function compact(directory: string, segment: number): Promise<Compa
     if (n < firstLive || n >= segment) continue;
     replay.segment(await readFile(join(directory, FILES.segment(n))), n, false);
   }
-  const records = state.changes();
-  const bytes = await writeSnapshot(directory, { sequence: replay.sequence, segment, records });
-  return { sequence: replay.sequence, records: records.length, bytes };
+  return writeSnapshot(directory, { sequence: replay.sequence, segment, records: state.changes() });
 }

@@ -3,14 +3,15 @@
  * nothing from the thread that commits. The thread starts at the first compaction, is kept for the next
  * ones and is `unref`'d while idle, so a host that forgets `close()` is not kept alive by it. A thread that
  * dies fails the compaction it held (the journal stays the durable truth; the next one starts a new thread).
- * With `inThread: false` compactions run on the calling thread instead, for hosts that cannot start workers.
+ * Made with `onThread` false (the store's `snapshotThread: false`), it compacts on the calling thread instead,
+ * for hosts that cannot start workers.
  *
  * @module
  */
 import { Worker } from "node:worker_threads";
 import { CustodyError, type ErrorCode, type ErrorDetails } from "../../errors.js";
 import { workerEntry } from "../../worker-entry.js";
-import { type Compacted, compact } from "./compaction.js";
+import { compact } from "./compaction.js";
 
 /** A compaction asked of the thread. */
 export interface CompactionJob {
@@ -19,16 +20,16 @@ export interface CompactionJob {
   segment: number;
 }
 
-/** The thread's answer: what it wrote, or why it could not (a `CustodyError`'s parts, or a file-system error). */
+/** The thread's answer: the snapshot's size, or why it could not write it (a `CustodyError`'s parts, or a file-system error). */
 export type CompactionAnswer =
-  | { job: number; compacted: Compacted }
+  | { job: number; bytes: number }
   | {
       job: number;
       failure: { code: ErrorCode; message: string; details: ErrorDetails } | { message: string; errno?: string };
     };
 
 interface Pending {
-  resolve: (compacted: Compacted) => void;
+  resolve: (bytes: number) => void;
   reject: (error: CustodyError) => void;
 }
 
@@ -42,12 +43,12 @@ export class Compactor {
     this.#onThread = onThread;
   }
 
-  /** Writes the snapshot covering the journal segments before `segment` (see {@link compact}). */
-  compact(directory: string, segment: number): Promise<Compacted> {
+  /** Writes the snapshot covering the journal segments before `segment` (see {@link compact}); its size. */
+  compact(directory: string, segment: number): Promise<number> {
     if (!this.#onThread) return compact(directory, segment);
     const worker = this.#worker ?? this.#start();
     const job = this.#nextJob++;
-    return new Promise<Compacted>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       this.#jobs.set(job, { resolve, reject });
       worker.ref();
       worker.postMessage({ job, directory, segment } satisfies CompactionJob);
@@ -77,8 +78,8 @@ export class Compactor {
     if (!pending) return;
     this.#jobs.delete(answer.job);
     if (this.#jobs.size === 0) worker.unref();
-    if ("compacted" in answer) {
-      pending.resolve(answer.compacted);
+    if ("bytes" in answer) {
+      pending.resolve(answer.bytes);
       return;
     }
     const { failure } = answer;

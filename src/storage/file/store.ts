@@ -301,8 +301,7 @@ export class FileStore implements Store {
    */
   private async takeSnapshot(): Promise<void> {
     const segment = await this.journal.rotate();
-    const compacted = await this.compactor.compact(this.directory, segment);
-    this.snapshotBytes = compacted.bytes;
+    this.snapshotBytes = await this.compactor.compact(this.directory, segment);
     await this.journal.removeSegmentsBefore(segment);
   }
 
