@@ -230,6 +230,15 @@ describe("FileStore: reopening", () => {
     }
   });
 
+  it("starts a flush at the end of the event loop's turn, so the commits of one turn share it, the first too", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    await Promise.all(Array.from({ length: 20 }, (_, n) => put(store, pad(n), `k${n}`)));
+    await put(store, pad(20), "k20");
+    await store.close();
+    expect((await onlySegment(directory)).frameEnds).toHaveLength(2);
+  });
+
   it("refuses a record that is not JSON and commits nothing of its transaction", async () => {
     const directory = await tempDirectory();
     const store = await FileStore.open(directory);

@@ -4,7 +4,8 @@
  * A segment is a header plus frames; each frame is one *flush*: `{"seq": first, "transactions": [...]}`,
  * where transaction `i` has sequence number `first + i`. Only one flush is in flight at a time, and every
  * transaction that commits while it is in flight joins the next one, so concurrent commits share one write
- * and one fsync. Because a flush is a single frame, a crash can only ever leave the *last* frame torn;
+ * and one fsync; a flush starts at the end of the event loop's turn, so the commits of one turn share one too.
+ * Because a flush is a single frame, a crash can only ever leave the *last* frame torn;
  * a damaged frame followed by a valid one is therefore real corruption, never a torn write.
  *
  * Rotation closes the current segment and starts the next between two flushes, so a snapshot can make
@@ -111,13 +112,22 @@ export class Journal {
     await this.handle.close();
   }
 
+  /**
+   * Starts draining at the end of this turn of the event loop, not at once. Commits made in one turn (the wave
+   * of activities the previous flush let go) then share one flush. Started at the first commit, that commit
+   * went alone, and its flush could not finish before the wave did (its write and fsync callbacks need this
+   * thread), so the rest of the wave waited for a second flush: flushes of 1 and 31 commits in turn, with the
+   * thread idle through the big one's fsync. Deferred, 32 submitters commit 10–16% more per second (#19).
+   */
   private kick(): void {
     if (this.running) return;
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      // Work queued between the loop's last check and this callback would otherwise wait for the next commit.
-      if (!this.failure && (this.pending.length > 0 || this.rotations.length > 0)) this.kick();
-    });
+    this.running = endOfTurn()
+      .then(() => this.drain())
+      .finally(() => {
+        this.running = undefined;
+        // Work queued between the loop's last check and this callback would otherwise wait for the next commit.
+        if (!this.failure && (this.pending.length > 0 || this.rotations.length > 0)) this.kick();
+      });
   }
 
   private async drain(): Promise<void> {
@@ -175,6 +185,10 @@ export class Journal {
     for (const transaction of [...batch, ...this.pending.splice(0)]) transaction.reject(this.failure);
     for (const rotation of this.rotations.splice(0)) rotation.reject(this.failure);
   }
+}
+
+function endOfTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Creates segment `segment` with its header, durable together with its directory entry before first use. */
