@@ -85,6 +85,20 @@ describe("canonicalForm", () => {
     expect(copy).toEqual(JSON.parse(text));
   });
 
+  it("prints a value as its primitive's toJSON prints it, even an object with unsorted keys", () => {
+    const prototype = BigInt.prototype as { toJSON?: () => unknown };
+    prototype.toJSON = function (this: bigint) {
+      return { z: this.toString(), a: 1 };
+    };
+    try {
+      const { text, copy } = canonicalForm({ b: 2n, a: [3n] });
+      expect(text).toBe('{"a":[{"z":"3","a":1}],"b":{"z":"2","a":1}}');
+      expect(copy).toStrictEqual(JSON.parse(text));
+    } finally {
+      delete prototype.toJSON;
+    }
+  });
+
   it("refuses what JSON cannot hold", () => {
     expect(() => canonicalForm({ f: () => 1 })).toThrow(TypeError);
     expect(() => canonicalForm({ n: 1n })).toThrow(TypeError);
