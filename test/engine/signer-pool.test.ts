@@ -11,6 +11,7 @@
  * the pool posts goes through it, exactly as it is structured-cloned to the thread.
  */
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { hashMessage, keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -400,6 +401,73 @@ describe("signer pool", { timeout: 120_000 }, () => {
       .approveActivity({ organizationId, parameters: { fingerprint: pending.fingerprint } });
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect(activity.result).toEqual(expected.result);
+  });
+});
+
+/** A thread's nice value from its `/proc/.../stat`: field 19, counting the fields after the command's ")". */
+const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+
+/** The nice value of each thread of this process (Linux). */
+function threadNiceValues(): number[] {
+  return readdirSync("/proc/self/task").flatMap((tid) => {
+    try {
+      return [niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8"))];
+    } catch {
+      return []; // a thread that ended while listed
+    }
+  });
+}
+
+const count = (values: number[], nice: number) => values.filter((value) => value === nice).length;
+
+describe.runIf(process.platform === "linux")("signer threads' priority", () => {
+  it("runs the signer threads, and only them, at signerThreadNice", async () => {
+    const ownNice = niceOf(readFileSync("/proc/thread-self/stat", "utf8"));
+    const before = threadNiceValues();
+    const engine = new Engine({
+      store,
+      keyEncryptionKey,
+      signerThreads: 2,
+      signerThreadNice: 7,
+      deliverWebhooks: false,
+    });
+    const view = engine.as({ userId: rootUserId });
+    const [, parameters] = cases()[5] as [string, SignParameters];
+    await Promise.all([1, 2, 3, 4].map(() => view.signRawPayload({ organizationId, parameters })));
+    const during = threadNiceValues();
+    expect(count(during, 7) - count(before, 7)).toBe(2);
+    expect(niceOf(readFileSync("/proc/thread-self/stat", "utf8"))).toBe(ownNice);
+    await engine.close();
+  });
+
+  it("leaves them at the engine's priority with signerThreadNice 0", async () => {
+    const before = threadNiceValues().filter((nice) => nice !== 0).length;
+    const engine = new Engine({
+      store,
+      keyEncryptionKey,
+      signerThreads: 2,
+      signerThreadNice: 0,
+      deliverWebhooks: false,
+    });
+    const view = engine.as({ userId: rootUserId });
+    const [, parameters] = cases()[5] as [string, SignParameters];
+    await Promise.all([1, 2, 3, 4].map(() => view.signRawPayload({ organizationId, parameters })));
+    expect(threadNiceValues().filter((nice) => nice !== 0).length).toBe(before);
+    await engine.close();
+  });
+});
+
+describe("the signerThreadNice option", () => {
+  it.each([-1, 20, 1.5, Number.NaN, "5"])("refuses %s", (signerThreadNice) => {
+    let error: unknown;
+    try {
+      new Engine({ signerThreads: 1, signerThreadNice: signerThreadNice as number });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CustodyError);
+    expect((error as CustodyError).code).toBe("INVALID_ARGUMENT");
+    expect((error as CustodyError).details.field).toBe("signerThreadNice");
   });
 });
 

@@ -31,6 +31,8 @@ export interface SealingKeys {
 
 export interface SignerPoolOptions {
   readonly threads: number;
+  /** The threads' nice value on Linux (see {@link assertSignerThreadNice}). */
+  readonly nice: number;
   readonly sealingKeys: () => SealingKeys;
   readonly strictEd25519Paths: boolean;
 }
@@ -45,6 +47,16 @@ interface Thread {
   readonly jobs: Map<number, Pending>;
   /** Set when the pool itself terminates the thread, so its exit is not taken for a crash. */
   stopping: boolean;
+}
+
+/** The default nice value of signer threads: below the engine's thread, which feeds them (see `worker.ts`). */
+export const DEFAULT_SIGNER_THREAD_NICE = 10;
+
+/** Checks the `signerThreadNice` engine option: a whole number from 0 (the engine's own priority) to 19. */
+export function assertSignerThreadNice(value: unknown): asserts value is number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > 19) {
+    throw invalidArgument("signerThreadNice must be a whole number from 0 to 19", "signerThreadNice");
+  }
 }
 
 /** Checks the `signerThreads` engine option: a whole number from 1 to {@link MAX_SIGNER_THREADS}. */
@@ -130,6 +142,7 @@ export class SignerPool {
       keyEncryptionKey,
       wrappedDataKey: keys.wrappedDataKey,
       strictEd25519Paths: this.#options.strictEd25519Paths,
+      nice: this.#options.nice,
     };
     worker.postMessage(open, [keyEncryptionKey.buffer]);
     return thread;

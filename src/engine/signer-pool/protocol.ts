@@ -38,6 +38,8 @@ export type ToSigner =
       readonly keyEncryptionKey: Uint8Array;
       readonly wrappedDataKey: string;
       readonly strictEd25519Paths: boolean;
+      /** The thread's nice value (Linux), set before it signs anything. */
+      readonly nice: number;
     }
   /** Signs every input with the key, in order (BIP340 Schnorr by the tweaked key when `taproot`). */
   | {

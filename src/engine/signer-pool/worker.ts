@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { CustodyError } from "../../errors.js";
 import type { FromSigner, SignerFailure, ToSigner } from "./protocol.js";
@@ -21,9 +22,24 @@ function failureOf(error: unknown): SignerFailure {
   return { code: "INTERNAL", message: "the signer thread failed while signing", details: {} };
 }
 
+/**
+ * Runs this thread below the engine's. That thread feeds every signer thread, and with more busy threads than
+ * cores the scheduler gave it a third of its time to the signers, which then waited for it (#19). On Linux a nice
+ * value belongs to one thread; elsewhere `setPriority` would lower the whole process, so it is left alone.
+ */
+function lowerPriority(nice: number): void {
+  if (nice === 0 || process.platform !== "linux") return;
+  try {
+    setPriority(nice);
+  } catch {
+    // A host that forbids it: the thread runs at the engine's priority, as it did before.
+  }
+}
+
 port.on("message", (message: ToSigner) => {
   switch (message.type) {
     case "open":
+      lowerPriority(message.nice);
       signer = new ThreadSigner(message);
       return;
     case "forget":
