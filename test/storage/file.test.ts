@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { CustodyError } from "../../src/errors.js";
 import { FILES, HEADER_BYTES, readFrame } from "../../src/storage/file/format.js";
 import { FileStore, type FileStoreOptions } from "../../src/storage/file/index.js";
+import { EARLY_FLUSH_COMMITS } from "../../src/storage/file/journal.js";
 import type { Store, StoreReader } from "../../src/storage/store.js";
 import { runStoreContract } from "./contract.js";
 
@@ -230,13 +231,25 @@ describe("FileStore: reopening", () => {
     }
   });
 
-  it("starts a flush at the end of the event loop's turn, so the commits of one turn share it, the first too", async () => {
+  it("starts a flush at the end of the event loop's turn, or within it once EARLY_FLUSH_COMMITS commits wait", async () => {
     const directory = await tempDirectory();
     const store = await FileStore.open(directory);
-    await Promise.all(Array.from({ length: 20 }, (_, n) => put(store, pad(n), `k${n}`)));
-    await put(store, pad(20), "k20");
+    const commitInOneTurn = (from: number, count: number) =>
+      Promise.all(Array.from({ length: count }, (_, n) => put(store, pad(from + n), `k${from + n}`)));
+    // Fewer than the early threshold: one flush at the end of the turn, the first commit in it too.
+    await commitInOneTurn(0, EARLY_FLUSH_COMMITS - 1);
+    // More: a flush starts when the threshold is reached, and the rest share the next one.
+    await commitInOneTurn(EARLY_FLUSH_COMMITS, EARLY_FLUSH_COMMITS + 4);
     await store.close();
-    expect((await onlySegment(directory)).frameEnds).toHaveLength(2);
+    const { bytes } = await onlySegment(directory);
+    const perFrame: number[] = [];
+    for (let offset = HEADER_BYTES; offset < bytes.length; ) {
+      const frame = readFrame(bytes, offset);
+      if (!frame.ok) throw new Error(`test setup: no frame at ${offset}`);
+      perFrame.push((JSON.parse(frame.payload) as { transactions: unknown[] }).transactions.length);
+      offset = frame.next;
+    }
+    expect(perFrame).toEqual([EARLY_FLUSH_COMMITS - 1, EARLY_FLUSH_COMMITS, 4]);
   });
 
   it("refuses a record that is not JSON and commits nothing of its transaction", async () => {
@@ -275,16 +288,24 @@ describe("FileStore: reopening", () => {
     await reopened.close();
   });
 
-  it("refuses every commit after a failed fsync until reopened, while reads keep the durable state", async () => {
+  // Segments are written with O_DSYNC (where the platform has it, as here): a write that cannot be made durable
+  // fails itself, with EIO, after its bytes reached the file; that is what the spy does.
+  it("refuses every commit after a failed durable write until reopened, while reads keep the durable state", async () => {
     const directory = await tempDirectory();
     const store = await FileStore.open(directory);
     await put(store, pad(1), "k1");
     const probe = await open(join(directory, FILES.segment(1)), "r");
-    const fileHandlePrototype = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    type Write = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+    const fileHandlePrototype = Object.getPrototypeOf(probe) as { write: Write };
     await probe.close();
-    const failing = vi
-      .spyOn(fileHandlePrototype, "datasync")
-      .mockRejectedValueOnce(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
+    const write = fileHandlePrototype.write;
+    const failing = vi.spyOn(fileHandlePrototype, "write").mockImplementationOnce(async function (
+      this: unknown,
+      ...args
+    ) {
+      await write.apply(this, args);
+      throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
+    });
     try {
       await expect(put(store, pad(2), "k2")).rejects.toMatchObject({
         code: "UNAVAILABLE",
