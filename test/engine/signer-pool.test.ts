@@ -420,39 +420,30 @@ function threadNiceValues(): number[] {
 
 const count = (values: number[], nice: number) => values.filter((value) => value === nice).length;
 
+/** An engine whose two signer threads, at `signerThreadNice`, have both signed; the caller closes it. */
+async function poolThatSigned(signerThreadNice: number): Promise<Engine> {
+  const engine = new Engine({ store, keyEncryptionKey, signerThreads: 2, signerThreadNice, deliverWebhooks: false });
+  const view = engine.as({ userId: rootUserId });
+  const [, parameters] = cases()[5] as [string, SignParameters];
+  await Promise.all([1, 2, 3, 4].map(() => view.signRawPayload({ organizationId, parameters })));
+  return engine;
+}
+
 describe.runIf(process.platform === "linux")("signer threads' priority", () => {
   it("runs the signer threads, and only them, at signerThreadNice", async () => {
     const ownNice = niceOf(readFileSync("/proc/thread-self/stat", "utf8"));
     const before = threadNiceValues();
-    const engine = new Engine({
-      store,
-      keyEncryptionKey,
-      signerThreads: 2,
-      signerThreadNice: 7,
-      deliverWebhooks: false,
-    });
-    const view = engine.as({ userId: rootUserId });
-    const [, parameters] = cases()[5] as [string, SignParameters];
-    await Promise.all([1, 2, 3, 4].map(() => view.signRawPayload({ organizationId, parameters })));
-    const during = threadNiceValues();
-    expect(count(during, 7) - count(before, 7)).toBe(2);
+    const engine = await poolThatSigned(7);
+    expect(count(threadNiceValues(), 7) - count(before, 7)).toBe(2);
     expect(niceOf(readFileSync("/proc/thread-self/stat", "utf8"))).toBe(ownNice);
     await engine.close();
   });
 
   it("leaves them at the engine's priority with signerThreadNice 0", async () => {
-    const before = threadNiceValues().filter((nice) => nice !== 0).length;
-    const engine = new Engine({
-      store,
-      keyEncryptionKey,
-      signerThreads: 2,
-      signerThreadNice: 0,
-      deliverWebhooks: false,
-    });
-    const view = engine.as({ userId: rootUserId });
-    const [, parameters] = cases()[5] as [string, SignParameters];
-    await Promise.all([1, 2, 3, 4].map(() => view.signRawPayload({ organizationId, parameters })));
-    expect(threadNiceValues().filter((nice) => nice !== 0).length).toBe(before);
+    const niced = () => threadNiceValues().filter((nice) => nice !== 0).length;
+    const before = niced();
+    const engine = await poolThatSigned(0);
+    expect(niced()).toBe(before);
     await engine.close();
   });
 });
