@@ -32,7 +32,7 @@ const DSYNC: number | undefined = constants.O_DSYNC;
 
 /**
  * Commits that start a flush in the middle of a turn. Half of 32 submitters: their flush then overlaps the other
- * half's work, and the two halves take turns (+10–20% at 32 submitters against end-of-turn flushes alone).
+ * half's work, and the two halves take turns (+5–20% at 32 submitters against end-of-turn flushes alone).
  */
 export const EARLY_FLUSH_COMMITS = 16;
 
