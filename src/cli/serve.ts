@@ -37,7 +37,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
-                       [--signer-threads N]
+                       [--signer-threads N] [--signer-thread-nice N]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -74,6 +74,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
   --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
                      cores (default: sign on the server's own thread)
+  --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
+                     which feeds them; 0 when other busy processes share the cores)
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -96,6 +98,12 @@ const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000
 function positiveInteger(text: string, flag: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  return value;
+}
+
+function wholeNumber(text: string, flag: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isInteger(value)) throw new Error(`${flag} must be a whole number, got ${text}`);
   return value;
 }
 
@@ -237,6 +245,7 @@ export async function serve(argv: string[]): Promise<void> {
       "request-timeout-ms": { type: "string", default: "30000" },
       rpc: { type: "string", multiple: true, default: [] },
       "signer-threads": { type: "string" },
+      "signer-thread-nice": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -259,6 +268,11 @@ export async function serve(argv: string[]): Promise<void> {
   const chains = chainsOf(values.rpc);
   const signerThreads =
     values["signer-threads"] === undefined ? undefined : positiveInteger(values["signer-threads"], "--signer-threads");
+  // The engine checks the range (0 to 19) and names its option.
+  const signerThreadNice =
+    values["signer-thread-nice"] === undefined
+      ? undefined
+      : wholeNumber(values["signer-thread-nice"], "--signer-thread-nice");
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -317,6 +331,7 @@ export async function serve(argv: string[]): Promise<void> {
           onWebhookError: (error) => logger.error({ err: error }, "webhook dispatcher error"),
           chains,
           ...(signerThreads === undefined ? {} : { signerThreads }),
+          ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
           onChainError: (error) => logger.warn({ err: error }, "send-status tracker: chain error"),
         },
       },

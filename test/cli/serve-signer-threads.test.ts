@@ -1,9 +1,10 @@
 /**
- * `custodian serve --signer-threads N`: the engine's `signerThreads` option from the command line. Signatures
- * made on the server's worker threads, requested by the official client over HTTP, verify with viem; a count
- * the engine cannot use is refused at start, naming the flag.
+ * `custodian serve --signer-threads N [--signer-thread-nice N]`: the engine's `signerThreads` and
+ * `signerThreadNice` options from the command line. Signatures made on the server's worker threads, requested
+ * by the official client over HTTP, verify with viem; the threads run at the nice value given (Linux); a value
+ * the engine cannot use is refused at start, naming the flag or the option.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
@@ -20,7 +21,10 @@ let organizationId: string;
 
 beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), "custodian-signer-threads-"));
-  server = startDevServer(["--port", "0", "--data", data, "--memory", "--quiet", "--signer-threads", "2"]);
+  server = startDevServer([
+    ...["--port", "0", "--data", data, "--memory", "--quiet"],
+    ...["--signer-threads", "2", "--signer-thread-nice", "7"],
+  ]);
   const baseUrl = await server.ready;
   const credentials = JSON.parse(readFileSync(join(data, "memory-root-api-key.json"), "utf8")) as Record<
     string,
@@ -77,6 +81,16 @@ describe("custodian serve --signer-threads", () => {
     }
   });
 
+  it.runIf(process.platform === "linux")("runs its signer threads, and only them, at --signer-thread-nice", () => {
+    // Field 19 of each thread's stat, counting the fields after the command's ")"; the threads signed above.
+    const nice = readdirSync(`/proc/${server.child.pid}/task`).map((tid) => {
+      const stat = readFileSync(`/proc/${server.child.pid}/task/${tid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+    expect(nice.filter((value) => value === 7)).toHaveLength(2);
+    expect(nice.filter((value) => value !== 7 && value !== 0)).toEqual([]);
+  });
+
   it("refuses a count that is not a positive integer, or more threads than the engine allows", async () => {
     const data = () => mkdtempSync(join(tmpdir(), "custodian-signer-threads-bad-"));
     const zero = await runCli(["serve", "--port", "0", "--data", data(), "--memory", "--signer-threads", "0"]);
@@ -85,5 +99,14 @@ describe("custodian serve --signer-threads", () => {
     const many = await runCli(["serve", "--port", "0", "--data", data(), "--memory", "--signer-threads", "65"]);
     expect(many.code).not.toBe(0);
     expect(many.stderr).toContain("signerThreads");
+    const word = await runCli(["serve", "--port", "0", "--data", data(), "--memory", "--signer-thread-nice", "low"]);
+    expect(word.code).not.toBe(0);
+    expect(word.stderr).toContain("--signer-thread-nice must be a whole number, got low");
+    const high = await runCli([
+      ...["serve", "--port", "0", "--data", data(), "--memory"],
+      ...["--signer-threads", "1", "--signer-thread-nice", "20"],
+    ]);
+    expect(high.code).not.toBe(0);
+    expect(high.stderr).toContain("signerThreadNice must be a whole number from 0 to 19");
   });
 });
