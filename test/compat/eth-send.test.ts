@@ -35,6 +35,20 @@ let fixture: Awaited<ReturnType<typeof organizationWithMembers<"alice">>>;
 let from: string;
 
 const rpc = (method: string, params: unknown[] = []) => callJsonRpc(anvil.rpcUrl, method, params);
+
+/**
+ * The receipt of a transaction just broadcast, once mined. anvil answers `eth_sendRawTransaction` before its
+ * automine has included the transaction, so a receipt asked for at once may still be null (seen in CI on a
+ * loaded machine); clients wait for it the same way (viem's `waitForTransactionReceipt`).
+ */
+async function minedReceipt(hash: string): Promise<Record<string, string>> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const receipt = (await rpc("eth_getTransactionReceipt", [hash])) as Record<string, string> | null;
+    if (receipt !== null) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`transaction ${hash} was not mined within 5 s`);
+}
 const txCount = async (address: string) =>
   BigInt((await rpc("eth_getTransactionCount", [address, "latest"])) as string);
 
@@ -189,7 +203,7 @@ describe("eth_send_raw_transaction and get_nonces", () => {
       parameters: { signedTransaction: `0x${signed}`, caip2: CAIP2 },
     });
     const { transactionHash } = sent.activity.result!.ethSendRawTransactionResult as { transactionHash: string };
-    const receipt = (await rpc("eth_getTransactionReceipt", [transactionHash])) as Record<string, string>;
+    const receipt = await minedReceipt(transactionHash);
     expect(receipt.status).toBe("0x1");
     expect(await root.getNonces({ organizationId, address: from, caip2: CAIP2, nonce: true })).toEqual({
       nonce: (nonce + 1n).toString(),
