@@ -4,7 +4,7 @@
  * by the official client over HTTP, verify with viem; the threads run at the nice value given (Linux); a value
  * the engine cannot use is refused at start, naming the flag or the option.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
@@ -13,6 +13,7 @@ import { recoverAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { walletParameters } from "../support/consensus.js";
 import { type DevServer, runCli, startDevServer } from "../support/dev-server.js";
+import { threadNiceValues } from "../support/thread-nice.js";
 
 const DIGEST = "0x9c22ff5f21f0b81b113e63f7db6da94fedef11b2119b4088b89664fb9a3cb658";
 let server: DevServer;
@@ -82,11 +83,8 @@ describe("custodian serve --signer-threads", () => {
   });
 
   it.runIf(process.platform === "linux")("runs its signer threads, and only them, at --signer-thread-nice", () => {
-    // Field 19 of each thread's stat, counting the fields after the command's ")"; the threads signed above.
-    const nice = readdirSync(`/proc/${server.child.pid}/task`).map((tid) => {
-      const stat = readFileSync(`/proc/${server.child.pid}/task/${tid}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-    });
+    // The threads signed in the test above.
+    const nice = threadNiceValues(server.child.pid as number);
     expect(nice.filter((value) => value === 7)).toHaveLength(2);
     expect(nice.filter((value) => value !== 7 && value !== 0)).toEqual([]);
   });

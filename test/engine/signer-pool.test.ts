@@ -11,12 +11,13 @@
  * the pool posts goes through it, exactly as it is structured-cloned to the thread.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { hashMessage, keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CustodyEngine, CustodyError, CustodyEngine as Engine, MemoryStore } from "../../src/index.js";
 import { p256KeyPair } from "../support/engine.js";
+import { niceOf, threadNiceValues } from "../support/thread-nice.js";
 
 type SignParameters = Parameters<CustodyEngine["signRawPayload"]>[0]["parameters"];
 
@@ -403,20 +404,6 @@ describe("signer pool", { timeout: 120_000 }, () => {
     expect(activity.result).toEqual(expected.result);
   });
 });
-
-/** A thread's nice value from its `/proc/.../stat`: field 19, counting the fields after the command's ")". */
-const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-
-/** The nice value of each thread of this process (Linux). */
-function threadNiceValues(): number[] {
-  return readdirSync("/proc/self/task").flatMap((tid) => {
-    try {
-      return [niceOf(readFileSync(`/proc/self/task/${tid}/stat`, "utf8"))];
-    } catch {
-      return []; // a thread that ended while listed
-    }
-  });
-}
 
 const count = (values: number[], nice: number) => values.filter((value) => value === nice).length;
 
