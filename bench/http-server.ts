@@ -11,6 +11,9 @@ import { signingOrganization } from "./support.js";
 
 const fixture = await signingOrganization(10);
 const server = createServer({ keepAlive: true }, createHttpHandler(fixture.engine));
+// The load generator keeps its connections for the whole run, with pauses of seconds while it measures the
+// in-process engine: longer than node's default 5 s before an idle connection is closed.
+server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
   process.stdout.write(

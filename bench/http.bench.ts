@@ -1,19 +1,20 @@
 /**
  * `sign_raw_payload` over HTTP on loopback against the same engine in-process, 32 requests in flight each. The
  * server runs in its own process (`http-server.ts`); requests are stamped beforehand, each with its own
- * timestamp, so the load generator's own signing is not measured. Target: HTTP at least 0.60 of in-process,
- * for secp256k1 and for ed25519.
+ * timestamp, so the load generator's own signing is not measured, and sent as prepared bytes on kept-alive
+ * sockets (`loopback-client.ts`), so its HTTP costs little of the two cores the server needs. Target: HTTP at
+ * least 0.60 of in-process, for secp256k1 and for ed25519.
  *
  * Run: `npx tsx bench/http.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`); `BENCH_PROFILE=1` also
  * profiles the server.
  */
 import { spawn } from "node:child_process";
 import { createPrivateKey, sign } from "node:crypto";
-import { Agent, request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
 import { p256 } from "@noble/curves/nist.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { BenchReport, opsPerSecond, ROUND_MS, ROUNDS } from "./harness.js";
+import { encodePost, LoopbackClient } from "./loopback-client.js";
 import { digestParameters, messageParameters, signingOrganization } from "./support.js";
 
 const IN_FLIGHT = 32;
@@ -62,9 +63,10 @@ const stampKey = createPrivateKey({
 });
 
 let timestamp = Date.now();
-function stamped(path: string, type: string, parameters: object): { url: string; body: string; stamp: string } {
+/** The bytes of one stamped `sign_raw_payload` request, with a timestamp no other request has. */
+function stamped(parameters: object): Buffer {
   const body = JSON.stringify({
-    type,
+    type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
     timestampMs: String(timestamp++),
     organizationId: server.organizationId,
     parameters,
@@ -73,63 +75,38 @@ function stamped(path: string, type: string, parameters: object): { url: string;
   const stamp = Buffer.from(
     JSON.stringify({ publicKey: server.signerKey.publicKey, scheme: "SIGNATURE_SCHEME_TK_API_P256", signature }),
   ).toString("base64url");
-  return { url: `http://127.0.0.1:${server.port}/public/v1/submit/${path}`, body, stamp };
+  return encodePost({
+    path: "/public/v1/submit/sign_raw_payload",
+    headers: { "content-type": "application/json", "x-stamp": stamp },
+    body,
+  });
 }
 
 /** Enough stamped requests for every round of one case, made before any is timed. */
-function requestPool(parameters: object): () => Promise<unknown> {
+function requestPool(parameters: object): Buffer[] {
   // Generous: a quiet machine serves a few thousand a second.
   const count = Math.ceil(((WARM_MS + (ROUNDS + 1) * ROUND_MS) * 8000) / 1000);
-  const pool = Array.from({ length: count }, () =>
-    stamped("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters),
-  );
+  return Array.from({ length: count }, () => stamped(parameters));
+}
+
+/** Posts the requests of `pool` one after another. */
+function poster(client: LoopbackClient, pool: readonly Buffer[]): () => Promise<unknown> {
   let next = 0;
   return () => {
     const request = pool[next++];
     if (!request) throw new Error("the stamped request pool ran out: raise its size");
-    return post(request);
+    return client.post(request);
   };
 }
 
-/**
- * One POST on a kept-alive connection with `node:http`. Global `fetch` (undici) cost the load generator about as
- * much CPU per request as the server spent answering it, so on 2 cores the client was the bottleneck: a CPU
- * profile of the server showed it idle half the time.
- */
-const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-function post(request: { url: string; body: string; stamp: string }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      request.url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(request.body),
-          "x-stamp": request.stamp,
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          if (response.statusCode === 200) resolve();
-          else reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks).toString("utf8")}`));
-        });
-        response.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(request.body);
-  });
-}
-
 const local = await signingOrganization(10);
-// Both pools are stamped before any request: stamping one takes seconds, longer than the server keeps an idle
-// connection open, and the agent would then reuse a socket the server has closed.
-const secp256k1Requests = requestPool(digestParameters(server.ethereumAddress));
-const ed25519Requests = requestPool(messageParameters(server.solanaAddress));
+// Both pools are stamped before the connections open: stamping takes seconds, longer than the server keeps an
+// idle connection open.
+const secp256k1Pool = requestPool(digestParameters(server.ethereumAddress));
+const ed25519Pool = requestPool(messageParameters(server.solanaAddress));
+const client = await LoopbackClient.open(server.port, IN_FLIGHT);
+const secp256k1Requests = poster(client, secp256k1Pool);
+const ed25519Requests = poster(client, ed25519Pool);
 const inProcess = (parameters: typeof digestParameters | typeof messageParameters, signWith: string) => () =>
   local.signer.signRawPayload({ organizationId: local.organizationId, parameters: parameters(signWith) });
 for (const run of [
@@ -152,6 +129,6 @@ await report.compare(
   { label: "in-process", inFlight: IN_FLIGHT, run: inProcess(messageParameters, local.solanaAddress) },
   { op: ">=", value: 0.6 },
 );
-agent.destroy();
+client.close();
 child.stdin!.end();
 report.finish();
