@@ -4,11 +4,19 @@
  *
  * @module
  */
-import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
 import { invalidArgument } from "../errors.js";
 
-export { bytesToHex, concatBytes, hexToBytes, utf8ToBytes };
+export { concatBytes, hexToBytes, utf8ToBytes };
+
+/**
+ * Lowercase hex of `bytes`. Node prints it natively as one flat string; noble's `bytesToHex` appends two digits
+ * at a time, a rope of one piece per byte: 2 KB of garbage for the r and s of one signature (#19).
+ */
+export function bytesToHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
 
 const HEX = /^[0-9a-fA-F]*$/;
 
