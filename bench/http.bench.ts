@@ -100,8 +100,7 @@ function poster(client: LoopbackClient, pool: readonly Buffer[]): () => Promise<
 }
 
 const local = await signingOrganization(10);
-// Both pools are stamped before the connections open: stamping takes seconds, longer than the server keeps an
-// idle connection open.
+// Both pools are stamped before the connections open, so none of them sits idle through the seconds that takes.
 const secp256k1Pool = requestPool(digestParameters(server.ethereumAddress));
 const ed25519Pool = requestPool(messageParameters(server.solanaAddress));
 const client = await LoopbackClient.open(server.port, IN_FLIGHT);
