@@ -95,15 +95,22 @@ const OUTBOX_PATH = "/dev/outbox";
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-function positiveInteger(text: string, flag: string): number {
+/** The integer a flag's text names, or undefined (`Number` alone reads "" and "  " as 0). */
+function integerOf(text: string): number | undefined {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
+  return text.trim() !== "" && Number.isInteger(value) ? value : undefined;
+}
+
+function positiveInteger(text: string, flag: string): number {
+  const value = integerOf(text);
+  if (value === undefined || value < 1) throw new Error(`${flag} must be a positive integer, got ${text}`);
   return value;
 }
 
+/** Any integer: the option it feeds checks its own range and names itself. */
 function wholeNumber(text: string, flag: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isInteger(value)) throw new Error(`${flag} must be a whole number, got ${text}`);
+  const value = integerOf(text);
+  if (value === undefined) throw new Error(`${flag} must be a whole number, got ${text}`);
   return value;
 }
 
