@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { p256 } from "@noble/curves/nist.js";
-import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js";
+import { randomBytes } from "@noble/hashes/utils.js";
+import { bytesToHex, hexToBytes } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { FileStore } from "../storage/file/index.js";
 import { MemoryStore } from "../storage/memory.js";
