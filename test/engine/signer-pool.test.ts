@@ -208,6 +208,42 @@ describe("signer pool", { timeout: 120_000 }, () => {
     expect(activity.result).toEqual(expected.result);
   });
 
+  it("answers jobs that are ready together in messages of up to four, each activity with its own signatures", async () => {
+    const cased = cases();
+    const parameterSets = Array.from(
+      { length: 10 },
+      (_, i) => (cased[i % cased.length] as [string, SignParameters])[1],
+    );
+    const expected: unknown[] = [];
+    for (const parameters of parameterSets) {
+      expected.push((await plain.signRawPayload({ organizationId, parameters })).activity.result);
+    }
+    // A fresh engine with one thread: the ten jobs are all queued before the thread has started, so it finds
+    // them together (node's worker 'message' events are what the pool receives, one per message).
+    const received = vi.spyOn(Worker.prototype, "emit");
+    const oneThread = new Engine({ store, keyEncryptionKey, signerThreads: 1, deliverWebhooks: false });
+    try {
+      const answers = await Promise.all(
+        parameterSets.map((parameters) =>
+          oneThread.as({ userId: rootUserId }).signRawPayload({ organizationId, parameters }),
+        ),
+      );
+      answers.forEach(({ activity }, i) => {
+        expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+        expect(activity.result).toEqual(expected[i]);
+      });
+      const groups = received.mock.calls
+        .filter(([event, message]) => event === "message" && Array.isArray((message as { answers?: unknown }).answers))
+        .map(([, message]) => (message as { answers: unknown[] }).answers.length);
+      expect(groups.reduce((sum, size) => sum + size, 0)).toBe(10);
+      expect(Math.max(...groups)).toBeLessThanOrEqual(4);
+      expect(groups.length).toBeLessThan(10);
+    } finally {
+      received.mockRestore();
+      await oneThread.close();
+    }
+  });
+
   it("refuses what the calling thread refuses, with the same error, and records the failure", async () => {
     const bad: SignParameters[] = [
       {

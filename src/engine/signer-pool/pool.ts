@@ -17,7 +17,7 @@ import { Worker } from "node:worker_threads";
 import type { RawPayloadSignature, SigningPlan } from "../../crypto/sign/index.js";
 import { CustodyError, type ErrorCode, invalidArgument } from "../../errors.js";
 import { workerEntry } from "../../worker-entry.js";
-import type { FromSigner, SealedKey, ToSigner } from "./protocol.js";
+import type { FromSigner, JobAnswer, SealedKey, ToSigner } from "./protocol.js";
 
 /** The most threads a pool may have: more than any machine's cores would only add contention. */
 export const MAX_SIGNER_THREADS = 64;
@@ -130,7 +130,9 @@ export class SignerPool {
     const thread: Thread = { worker, jobs: new Map(), stopping: false };
     this.#threads[index] = thread;
     worker.unref();
-    worker.on("message", (answer: FromSigner) => this.#answer(thread, answer));
+    worker.on("message", ({ answers }: FromSigner) => {
+      for (const answer of answers) this.#answer(thread, answer);
+    });
     worker.on("error", (error) => this.#lost(index, thread, error));
     worker.on("exit", (exitCode) => this.#lost(index, thread, exitCode));
     const keys = this.#options.sealingKeys();
@@ -148,7 +150,7 @@ export class SignerPool {
     return thread;
   }
 
-  #answer(thread: Thread, answer: FromSigner): void {
+  #answer(thread: Thread, answer: JobAnswer): void {
     const pending = thread.jobs.get(answer.job);
     if (!pending) return;
     thread.jobs.delete(answer.job);

@@ -59,7 +59,12 @@ export interface SignerFailure {
   readonly details: Record<string, unknown>;
 }
 
-/** Thread → engine: a job's signatures, or why it failed. */
-export type FromSigner =
+/** A job's signatures, or why it failed. */
+export type JobAnswer =
   | { readonly type: "signed"; readonly job: number; readonly signatures: RawPayloadSignature[] }
   | { readonly type: "failed"; readonly job: number; readonly failure: SignerFailure };
+
+/** Thread → engine: the answers to one or more jobs, in the order they were made (see `worker.ts`). */
+export interface FromSigner {
+  readonly answers: readonly JobAnswer[];
+}
