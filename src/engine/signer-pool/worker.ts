@@ -38,9 +38,9 @@ function lowerPriority(nice: number): void {
 
 /**
  * The most answers one message carries. Every message wakes the engine's thread, and with two signer threads
- * on two cores one message per answer cost about a tenth of all CPU per activity (CPU time per thread, #19):
- * so an answer waits for up to three more, and whatever is ready leaves at the end of this turn of the
- * thread's event loop, so a lone job is answered as soon as it is signed. Four, because larger groups leave
+ * on two cores one message per answer cost about a tenth of all CPU per activity (CPU time per thread, #19).
+ * An answer therefore waits for up to three more, and whatever is ready leaves at the end of this turn of the
+ * thread's event loop: a lone job is still answered as soon as it is signed. Four, because larger groups leave
  * the engine's thread idle while signatures it could record sit in a thread's hands: sending every answer of
  * a turn together (up to 16 with 32 activities in flight) signed fewer activities per second than one message
  * per answer, while groups of four gave 1.60–1.71 times the calling thread's rate against 1.49–1.53 (runs of
