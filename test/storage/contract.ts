@@ -252,6 +252,47 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
       await store.close();
     });
 
+    it("reads its own writes record by record and key by key, whatever it read before them", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        await tx.put("things", { id: "a", v: 1 }, { scope: "s", keys: { byName: "x" } });
+        await tx.put("things", { id: "b", v: 1 }, { scope: "s", keys: { byName: "z" } });
+      });
+      await store.transaction(async (tx) => {
+        // Each read below follows a read of the same row, and a write between them must show.
+        expect(await tx.get("things", "a")).toEqual({ id: "a", v: 1 });
+        expect(await tx.lookup("byName", "x")).toBe("a");
+        expect(await tx.lookup("byName", "y")).toBeUndefined();
+        await tx.put("things", { id: "a", v: 2 }, { scope: "s", keys: { byName: "y" } });
+        expect(await tx.get("things", "a")).toEqual({ id: "a", v: 2 });
+        expect(await tx.lookup("byName", "x")).toBeUndefined();
+        expect(await tx.lookup("byName", "y")).toBe("a");
+        // A put refused for its key changes nothing, and what was read stays as it was.
+        await expect(tx.put("things", { id: "b", v: 2 }, { scope: "s", keys: { byName: "y" } })).rejects.toBeInstanceOf(
+          UniqueKeyViolation,
+        );
+        expect(await tx.get("things", "b")).toEqual({ id: "b", v: 1 });
+        expect(await tx.lookup("byName", "z")).toBe("b");
+        await tx.delete("things", "a");
+        expect(await tx.get("things", "a")).toBeUndefined();
+        expect(await tx.lookup("byName", "y")).toBeUndefined();
+        expect(await tx.get("things", "c")).toBeUndefined();
+        await tx.put("things", { id: "c", v: 1 }, { scope: "s", keys: { byName: "y" } });
+        expect(await tx.get("things", "c")).toEqual({ id: "c", v: 1 });
+        expect(await tx.lookup("byName", "y")).toBe("c");
+        // Two reads of one row at once agree.
+        const [first, second] = await Promise.all([tx.get("things", "c"), tx.get("things", "c")]);
+        expect(first).toEqual(second);
+      });
+      await store.read(async (r) => {
+        expect(await r.get("things", "a")).toBeUndefined();
+        expect(await r.get("things", "c")).toEqual({ id: "c", v: 1 });
+        expect(await r.lookup("byName", "y")).toBe("c");
+        expect(await r.lookup("byName", "x")).toBeUndefined();
+      });
+      await store.close();
+    });
+
     it("keeps indexes consistent with records through many random operations", async () => {
       const store = await open();
       const model = new Map<string, string>(); // id → key

@@ -2,8 +2,9 @@
  * What PostgresStore adds to the storage contract: migrations that many instances may race to apply,
  * conflicts retried inside the store, and refusals of bad options.
  */
+import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { PostgresStore } from "../../src/storage/postgres/index.js";
+import { PostgresStore, type SqlPool } from "../../src/storage/postgres/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { postgresKind, queryDatabase, serverUrl, testDatabase } from "../support/postgres.js";
 
@@ -92,6 +93,50 @@ describe(`PostgresStore (${postgresKind})`, () => {
       await store.close();
     },
   );
+
+  it("asks the server once for a row or a key a transaction reads again, and not at all for one it wrote", async () => {
+    const { connection, schema } = await testDatabase();
+    const inner: SqlPool =
+      typeof connection === "string" ? new pg.Pool({ connectionString: connection, max: 2 }) : connection;
+    const statements: string[] = [];
+    // Every statement the store sends, through the pool's own sessions.
+    const counting: SqlPool = {
+      async connect() {
+        const session = await inner.connect();
+        return {
+          query: (text, values) => {
+            statements.push(text.replace(/\s+/g, " "));
+            return session.query(text, values);
+          },
+          release: (destroy) => session.release(destroy),
+        };
+      },
+      end: () => inner.end(),
+    };
+    const store = await PostgresStore.open(counting, { schema, endPoolOnClose: typeof connection === "string" });
+    await store.transaction(async (tx) => tx.put("things", { id: "a", v: 1 }, { scope: "s", keys: { byName: "x" } }));
+    statements.length = 0;
+    await store.transaction(async (tx) => {
+      for (let n = 0; n < 3; n++) {
+        expect(await tx.get("things", "a")).toEqual({ id: "a", v: 1 });
+        expect(await tx.lookup("byName", "x")).toBe("a");
+        expect(await tx.lookup("byName", "new")).toBeUndefined();
+      }
+      await tx.put("things", { id: "b", v: 1 }, { scope: "s", keys: { byName: "new" } });
+      expect(await tx.get("things", "b")).toEqual({ id: "b", v: 1 });
+      expect(await tx.lookup("byName", "new")).toBe("b");
+    });
+    const reads = statements.filter((text) => text.startsWith("SELECT body") || text.startsWith("SELECT id"));
+    // One read of the record and two of keys; the put's own key check, and the reads after the put, remembered.
+    expect(reads).toHaveLength(3);
+    // A record new to the table holds no keys yet: its put deletes none.
+    expect(statements.filter((text) => text.startsWith("DELETE"))).toEqual([]);
+    await store.read(async (r) => {
+      expect(await r.get("things", "b")).toEqual({ id: "b", v: 1 });
+      expect(await r.lookup("byName", "new")).toBe("b");
+    });
+    await store.close();
+  });
 
   it("refuses a schema name it would have to quote, and work after close", async () => {
     const { connection, schema } = await testDatabase();

@@ -18,12 +18,22 @@ import { decodeRecord, encodeRecord } from "./records.js";
  * A reader or a writer over one session inside an open SQL transaction. It remembers the first error the
  * server reported, so the store can tell that the transaction is doomed (and perhaps worth retrying) even
  * when the work callback caught that error and went on.
+ *
+ * Records and unique keys it has read or written are remembered for the rest of the transaction. Both kinds
+ * of transaction see one snapshot (SERIALIZABLE or REPEATABLE READ), so reading a row again returns what it
+ * returned the first time unless this transaction wrote it, and what this transaction writes is remembered as
+ * the server would return it. An activity read its submitter three times, its organization twice and its
+ * fingerprint's key twice, and read back the activity it had just written: a round trip each (#19).
  */
 export class PgTransaction implements StoreTransaction {
   /** The first server error seen by this transaction. */
   failure: unknown;
   /** Scopes of records deleted in this transaction: putting one back must not move it to another scope. */
   private readonly deletedScopes = new Map<string, string>();
+  /** `recordKey` → the record as this transaction last read or wrote it (undefined: none). */
+  private readonly records = new Map<string, Promise<StoredRecord | undefined>>();
+  /** `recordKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
+  private readonly keys = new Map<string, Promise<string | undefined>>();
   private open = true;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -54,20 +64,24 @@ export class PgTransaction implements StoreTransaction {
     }
   }
 
-  async get(collection: string, id: string): Promise<StoredRecord | undefined> {
-    const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
-      collection,
-      id,
-    ]);
-    return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
+  get(collection: string, id: string): Promise<StoredRecord | undefined> {
+    return remembered(this.records, recordKey(collection, id), async () => {
+      const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
+        collection,
+        id,
+      ]);
+      return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
+    });
   }
 
-  async lookup(index: string, key: string): Promise<string | undefined> {
-    const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
-      index,
-      key,
-    ]);
-    return rows[0]?.id as string | undefined;
+  lookup(index: string, key: string): Promise<string | undefined> {
+    return remembered(this.keys, recordKey(index, key), async () => {
+      const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
+        index,
+        key,
+      ]);
+      return rows[0]?.id as string | undefined;
+    });
   }
 
   async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
@@ -115,15 +129,22 @@ export class PgTransaction implements StoreTransaction {
       const holder = await this.lookup(index, key);
       if (holder !== undefined && holder !== record.id) throw new UniqueKeyViolation(index, key, holder);
     }
-    await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [
-      collection,
-      record.id,
-    ]);
+    // The keys a record held go with it; a record that does not exist yet holds none (put and delete keep the
+    // two tables together), so a new record skips the statement.
+    if (existing[0] !== undefined) {
+      this.forgetKeys();
+      await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [
+        collection,
+        record.id,
+      ]);
+    }
+    const body = encodeRecord(record);
     await this.query(
       `INSERT INTO ${this.schema}.records (collection, id, scope, body) VALUES ($1, $2, $3, $4)
        ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL`,
-      [collection, record.id, placement.scope, encodeRecord(record)],
+      [collection, record.id, placement.scope, body],
     );
+    this.records.set(recordKey(collection, record.id), Promise.resolve(decodeRecord(body)));
     for (const [index, key] of keys) {
       // The check above leaves one possible holder: a record with this id in another collection, whose key
       // passes to this one, as in the other stores (index entries name ids, not collections).
@@ -132,6 +153,7 @@ export class PgTransaction implements StoreTransaction {
          ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id`,
         [index, key, collection, record.id],
       );
+      this.keys.set(recordKey(index, key), Promise.resolve(record.id));
     }
   }
 
@@ -140,9 +162,19 @@ export class PgTransaction implements StoreTransaction {
       `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
       [collection, id],
     );
+    this.records.set(recordKey(collection, id), Promise.resolve(undefined));
     if (!rows[0]) return;
     this.deletedScopes.set(recordKey(collection, id), rows[0].scope as string);
+    this.forgetKeys();
     await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [collection, id]);
+  }
+
+  /**
+   * Drops every remembered key before a record's keys are deleted: which keys named it is known only to the
+   * server. Rare (a record replaced or deleted), and the keys are read again on demand.
+   */
+  private forgetKeys(): void {
+    this.keys.clear();
   }
 
   /** Closes the transaction: later calls on it throw. */
@@ -153,4 +185,19 @@ export class PgTransaction implements StoreTransaction {
 
 function recordKey(collection: string, id: string): string {
   return `${collection}\u0000${id}`;
+}
+
+/**
+ * The remembered answer under `key`, or `read`'s, remembered from the moment it is asked so that two reads of
+ * one row at once go to the server once. A read that fails is forgotten (its transaction is doomed anyway).
+ */
+function remembered<T>(memory: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  const known = memory.get(key);
+  if (known !== undefined) return known;
+  const reading = read();
+  memory.set(key, reading);
+  reading.catch(() => {
+    if (memory.get(key) === reading) memory.delete(key);
+  });
+  return reading;
 }
