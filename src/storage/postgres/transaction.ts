@@ -110,18 +110,9 @@ export class PgTransaction implements StoreTransaction {
   }
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
-    const existing = await this.query(`SELECT scope FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
-      collection,
-      record.id,
-    ]);
-    const settledScope =
-      (existing[0]?.scope as string | undefined) ?? this.deletedScopes.get(recordKey(collection, record.id));
-    if (settledScope !== undefined && settledScope !== placement.scope) {
-      throw new CustodyError(
-        "INVALID_ARGUMENT",
-        `PostgresStore: record ${collection}/${record.id} cannot move from scope ${settledScope} to ${placement.scope}`,
-        { field: "placement.scope", collection, id: record.id },
-      );
+    const deletedScope = this.deletedScopes.get(recordKey(collection, record.id));
+    if (deletedScope !== undefined && deletedScope !== placement.scope) {
+      throw scopeMove(collection, record.id, deletedScope, placement.scope);
     }
     const keys = Object.entries(placement.keys ?? {});
     // Every key is checked before anything is written, so a refused put leaves the transaction usable.
@@ -129,21 +120,33 @@ export class PgTransaction implements StoreTransaction {
       const holder = await this.lookup(index, key);
       if (holder !== undefined && holder !== record.id) throw new UniqueKeyViolation(index, key, holder);
     }
-    // The keys a record held go with it; a record that does not exist yet holds none (put and delete keep the
-    // two tables together), so a new record skips the statement.
-    if (existing[0] !== undefined) {
+    // One statement writes the record and tells what stood there before: its scope, read from the snapshot
+    // the write does not change. A record in another scope is left as it was (the update's condition), and
+    // the put refused. Reading the scope first took a round trip of its own (#19).
+    const body = encodeRecord(record);
+    const prior = await this.query(
+      `WITH prior AS (SELECT scope FROM ${this.schema}.records WHERE collection = $1 AND id = $2),
+       written AS (
+         INSERT INTO ${this.schema}.records (collection, id, scope, body) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
+         WHERE records.scope = EXCLUDED.scope
+       )
+       SELECT scope FROM prior`,
+      [collection, record.id, placement.scope, body],
+    );
+    const priorScope = prior[0]?.scope as string | undefined;
+    if (priorScope !== undefined && priorScope !== placement.scope) {
+      throw scopeMove(collection, record.id, priorScope, placement.scope);
+    }
+    // The keys a record held go with it; a record that did not exist held none (put and delete keep the two
+    // tables together), so a new record skips the statement.
+    if (priorScope !== undefined) {
       this.forgetKeys();
       await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [
         collection,
         record.id,
       ]);
     }
-    const body = encodeRecord(record);
-    await this.query(
-      `INSERT INTO ${this.schema}.records (collection, id, scope, body) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL`,
-      [collection, record.id, placement.scope, body],
-    );
     this.records.set(recordKey(collection, record.id), Promise.resolve(decodeRecord(body)));
     for (const [index, key] of keys) {
       // The check above leaves one possible holder: a record with this id in another collection, whose key
@@ -181,6 +184,14 @@ export class PgTransaction implements StoreTransaction {
   finish(): void {
     this.open = false;
   }
+}
+
+function scopeMove(collection: string, id: string, from: string, to: string): CustodyError {
+  return new CustodyError(
+    "INVALID_ARGUMENT",
+    `PostgresStore: record ${collection}/${id} cannot move from scope ${from} to ${to}`,
+    { field: "placement.scope", collection, id },
+  );
 }
 
 function recordKey(collection: string, id: string): string {
