@@ -2,7 +2,7 @@
  * The storage contract: every adapter runs this suite (`runStoreContract(name, open)`).
  */
 import { describe, expect, it } from "vitest";
-import { type Store, UniqueKeyViolation } from "../../src/storage/store.js";
+import { type Store, type StoreTransaction, UniqueKeyViolation } from "../../src/storage/store.js";
 import { expectCustodyError } from "../support/custody-error.js";
 
 /** Opens a fresh, empty store. */
@@ -290,6 +290,25 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
         expect(await r.lookup("byName", "y")).toBe("c");
         expect(await r.lookup("byName", "x")).toBeUndefined();
       });
+      await store.close();
+    });
+
+    it("refuses every call on a transaction kept past its end, even a read of a row it read", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "x" } }));
+      let kept: StoreTransaction | undefined;
+      await store.transaction(async (tx) => {
+        kept = tx;
+        expect(await tx.get("things", "a")).toEqual({ id: "a" });
+        expect(await tx.lookup("byName", "x")).toBe("a");
+      });
+      const ended = kept as StoreTransaction;
+      await expectCustodyError(ended.get("things", "a"), "FAILED_PRECONDITION");
+      await expectCustodyError(ended.lookup("byName", "x"), "FAILED_PRECONDITION");
+      await expectCustodyError(ended.list("things", "s"), "FAILED_PRECONDITION");
+      await expectCustodyError(ended.put("things", { id: "b" }, { scope: "s" }), "FAILED_PRECONDITION");
+      await expectCustodyError(ended.delete("things", "a"), "FAILED_PRECONDITION");
+      await store.read(async (r) => expect(await r.get("things", "b")).toBeUndefined());
       await store.close();
     });
 

@@ -43,12 +43,16 @@ export class PgTransaction implements StoreTransaction {
     private readonly schema: string,
   ) {}
 
-  private async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  private assertOpen(): void {
     if (!this.open) {
       throw new CustodyError("FAILED_PRECONDITION", "PostgresStore: the transaction has already finished", {
         reason: "TRANSACTION_FINISHED",
       });
     }
+  }
+
+  private async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    this.assertOpen();
     // One query at a time on the session, in call order: callers may fire several reads at once, and a
     // session runs its queries one after another anyway (pg 9 will refuse to queue them itself).
     const run = this.queue.then(() => this.session.query(text, values));
@@ -64,7 +68,9 @@ export class PgTransaction implements StoreTransaction {
     }
   }
 
-  get(collection: string, id: string): Promise<StoredRecord | undefined> {
+  async get(collection: string, id: string): Promise<StoredRecord | undefined> {
+    // Checked here too: a remembered row must not outlive its transaction.
+    this.assertOpen();
     return remembered(this.records, recordKey(collection, id), async () => {
       const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
         collection,
@@ -74,7 +80,8 @@ export class PgTransaction implements StoreTransaction {
     });
   }
 
-  lookup(index: string, key: string): Promise<string | undefined> {
+  async lookup(index: string, key: string): Promise<string | undefined> {
+    this.assertOpen();
     return remembered(this.keys, recordKey(index, key), async () => {
       const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
         index,
