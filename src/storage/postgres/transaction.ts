@@ -30,9 +30,9 @@ export class PgTransaction implements StoreTransaction {
   failure: unknown;
   /** Scopes of records deleted in this transaction: putting one back must not move it to another scope. */
   private readonly deletedScopes = new Map<string, string>();
-  /** `recordKey` → the record as this transaction last read or wrote it (undefined: none). */
+  /** `pairKey(collection, id)` → the record as this transaction last read or wrote it (undefined: none). */
   private readonly records = new Map<string, Promise<StoredRecord | undefined>>();
-  /** `recordKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
+  /** `pairKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
   private readonly keys = new Map<string, Promise<string | undefined>>();
   private open = true;
   private queue: Promise<unknown> = Promise.resolve();
@@ -71,7 +71,7 @@ export class PgTransaction implements StoreTransaction {
   async get(collection: string, id: string): Promise<StoredRecord | undefined> {
     // Checked here too: a remembered row must not outlive its transaction.
     this.assertOpen();
-    return remembered(this.records, recordKey(collection, id), async () => {
+    return remembered(this.records, pairKey(collection, id), async () => {
       const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
         collection,
         id,
@@ -82,7 +82,7 @@ export class PgTransaction implements StoreTransaction {
 
   async lookup(index: string, key: string): Promise<string | undefined> {
     this.assertOpen();
-    return remembered(this.keys, recordKey(index, key), async () => {
+    return remembered(this.keys, pairKey(index, key), async () => {
       const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
         index,
         key,
@@ -117,7 +117,7 @@ export class PgTransaction implements StoreTransaction {
   }
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
-    const deletedScope = this.deletedScopes.get(recordKey(collection, record.id));
+    const deletedScope = this.deletedScopes.get(pairKey(collection, record.id));
     if (deletedScope !== undefined && deletedScope !== placement.scope) {
       throw scopeMove(collection, record.id, deletedScope, placement.scope);
     }
@@ -154,7 +154,7 @@ export class PgTransaction implements StoreTransaction {
         record.id,
       ]);
     }
-    this.records.set(recordKey(collection, record.id), Promise.resolve(decodeRecord(body)));
+    this.records.set(pairKey(collection, record.id), Promise.resolve(decodeRecord(body)));
     for (const [index, key] of keys) {
       // The check above leaves one possible holder: a record with this id in another collection, whose key
       // passes to this one, as in the other stores (index entries name ids, not collections).
@@ -163,7 +163,7 @@ export class PgTransaction implements StoreTransaction {
          ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id`,
         [index, key, collection, record.id],
       );
-      this.keys.set(recordKey(index, key), Promise.resolve(record.id));
+      this.keys.set(pairKey(index, key), Promise.resolve(record.id));
     }
   }
 
@@ -172,9 +172,9 @@ export class PgTransaction implements StoreTransaction {
       `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
       [collection, id],
     );
-    this.records.set(recordKey(collection, id), Promise.resolve(undefined));
+    this.records.set(pairKey(collection, id), Promise.resolve(undefined));
     if (!rows[0]) return;
-    this.deletedScopes.set(recordKey(collection, id), rows[0].scope as string);
+    this.deletedScopes.set(pairKey(collection, id), rows[0].scope as string);
     this.forgetKeys();
     await this.query(`DELETE FROM ${this.schema}.unique_keys WHERE collection = $1 AND id = $2`, [collection, id]);
   }
@@ -201,8 +201,12 @@ function scopeMove(collection: string, id: string, from: string, to: string): Cu
   );
 }
 
-function recordKey(collection: string, id: string): string {
-  return `${collection}\u0000${id}`;
+/**
+ * One map key for two names: a collection and an id, or an index and a key. Collection and index names hold no
+ * NUL, so the pair is unambiguous.
+ */
+function pairKey(first: string, second: string): string {
+  return `${first}\u0000${second}`;
 }
 
 /**
