@@ -12,7 +12,7 @@ export default defineConfig([
       testing: "src/testing/index.ts",
       // The signer pool's thread (engine option `signerThreads`): the pool starts `signer-worker.js` or
       // `.cjs` from the directory of its own chunk, which is this one.
-      "signer-worker": "src/engine/signer-pool/worker.ts",
+      "signer-worker": "src/keys/signer-pool/worker.ts",
       // FileStore's compaction thread: `file.js` starts `file-compactor.js` (or `.cjs`) from its own directory.
       "file-compactor": "src/storage/file/compaction-worker.ts",
     },

@@ -9,7 +9,7 @@ import { inspect } from "./cli/inspect.js";
 import { policyCommand } from "./cli/policy-check.js";
 import { serve } from "./cli/serve.js";
 import { UsageError } from "./cli/usage-error.js";
-import { CustodyError } from "./errors.js";
+import { CustodyError } from "./common/errors.js";
 
 const USAGE = `usage: custodian <command> [options]
 

@@ -12,32 +12,6 @@ export type { SessionClaims, VerificationClaims } from "./auth/token-signer.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
 export { ChainRpcError, ChainUnreachable } from "./chains/rpc.js";
 export {
-  type ActivityInput,
-  type CreateOrganizationInput,
-  type CreateOrganizationResult,
-  CustodyEngine,
-  type CustodyEngineOptions,
-  type OperationMethods,
-  type RawRequest,
-} from "./engine/engine.js";
-export type { Principal, PrincipalInput, StampCredential } from "./engine/principal.js";
-export {
-  type Clock,
-  createSeededRandom,
-  createSteppingClock,
-  type RandomSource,
-  systemClock,
-  systemRandom,
-} from "./engine/random.js";
-export type {
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
-  WebhookEndpointRecord,
-  WebhookSubscriptionRecord,
-} from "./engine/records.js";
-export { fingerprintOf } from "./engine/submit.js";
-export {
   CustodyError,
   type CustodyErrorOptions,
   type ErrorCode,
@@ -47,7 +21,18 @@ export {
   isCustodyError,
   type RpcStatus,
   type WireErrorDetail,
-} from "./errors.js";
+} from "./common/errors.js";
+export type { ActivityOperation, Operation, QueryOperation } from "./contract/operation.js";
+export {
+  type ActivityInput,
+  type CreateOrganizationInput,
+  type CreateOrganizationResult,
+  CustodyEngine,
+  type CustodyEngineOptions,
+  type OperationMethods,
+  type RawRequest,
+} from "./engine/engine.js";
+export { fingerprintOf } from "./engine/pipeline/submit.js";
 export {
   MemoryOutbox,
   type MemoryOutboxOptions,
@@ -56,7 +41,23 @@ export {
   type OutboxMessage,
   type OutgoingMessage,
 } from "./messages/outbox.js";
-export type { ActivityOperation, Operation, QueryOperation } from "./operations/define.js";
+export type { Principal, PrincipalInput, StampCredential } from "./model/principal.js";
+export {
+  type Clock,
+  createSeededRandom,
+  createSteppingClock,
+  type RandomSource,
+  systemClock,
+  systemRandom,
+} from "./model/random.js";
+export type {
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+  WebhookSubscriptionRecord,
+} from "./model/records.js";
+export type * from "./model/wire-types.js";
 export { OPERATIONS, operationByUrlPath, urlPathOf } from "./operations/table.js";
 export { MemoryStore, MemoryStoreSnapshot } from "./storage/memory.js";
 export type {
@@ -72,4 +73,3 @@ export { UniqueKeyViolation } from "./storage/store.js";
 export type { WebhookDeliverySettings } from "./webhooks/retry.js";
 export type { WebhookDeliveryListOptions } from "./webhooks/service.js";
 export type { WebhookJwk, WebhookJwks } from "./webhooks/signer.js";
-export type * from "./wire/types.js";

@@ -15,12 +15,12 @@
  * @module
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { CustodyError } from "../common/errors.js";
 import { bytesToHex, decodeBase64Url, decodeUtf8Strict, utf8ToBytes } from "../crypto/bytes.js";
 import { verifyApiKeySignature } from "../crypto/stamp/index.js";
-import { type DataReader, INDEX } from "../engine/data.js";
-import type { Principal } from "../engine/principal.js";
-import type { OrganizationRecord, UserRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
+import { type DataReader, INDEX } from "../model/data.js";
+import type { Principal } from "../model/principal.js";
+import type { OrganizationRecord, UserRecord } from "../model/records.js";
 import type { OidcVerifier } from "./oidc.js";
 import type { TokenSigner, VerificationClaims } from "./token-signer.js";
 

@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+import { CustodyError } from "../common/errors.js";
 import { decodeBase64Url, encodeBase64Url } from "../crypto/bytes.js";
 import {
   parseApiKeyStamp,
@@ -14,10 +16,9 @@ import {
   verifyApiKeySignatureOffThread,
 } from "../crypto/stamp/index.js";
 import { parseWebauthnStamp, verifyWebauthnAssertion, type WebauthnRefusalReason } from "../crypto/webauthn/index.js";
-import { credentialScope, type DataReader, type DataWriter, invariant } from "../engine/data.js";
-import type { Principal } from "../engine/principal.js";
-import type { CredentialLocationRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
+import { credentialScope, type DataReader, type DataWriter, invariant } from "../model/data.js";
+import type { Principal } from "../model/principal.js";
+import type { CredentialLocationRecord } from "../model/records.js";
 import { authenticateAttested, authenticateSession } from "./attested.js";
 import { isApiKeyExpired } from "./credential-state.js";
 import type { OidcVerifier } from "./oidc.js";

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { DataReader } from "../engine/data.js";
-import type { Principal } from "../engine/principal.js";
-import type { ApiKeyRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
+
+import { CustodyError } from "../common/errors.js";
+import type { DataReader } from "../model/data.js";
+import type { Principal } from "../model/principal.js";
+import type { ApiKeyRecord } from "../model/records.js";
 
 /** Whether `key` has expired at `now` (keys without `expirationSeconds` never do). */
 export function isApiKeyExpired(key: ApiKeyRecord, now: number): boolean {

@@ -15,7 +15,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from "jose";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
 
 /** Where an issuer's signing keys come from, and which audiences (client ids) it may issue tokens for. */
 export type OidcIssuerConfig = ({ jwks: JSONWebKeySet } | { jwksUri: string }) & {

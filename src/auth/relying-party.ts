@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { DataReader } from "../engine/data.js";
-import type { OrganizationRecord } from "../engine/records.js";
-import { invalidArgument } from "../errors.js";
+
+import { invalidArgument } from "../common/errors.js";
+import type { DataReader } from "../model/data.js";
+import type { OrganizationRecord } from "../model/records.js";
 
 /** The organization feature that names the origins passkeys are scoped to. */
 export const WEBAUTHN_ORIGINS_FEATURE = "FEATURE_NAME_WEBAUTHN_ORIGINS";

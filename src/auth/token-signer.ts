@@ -14,10 +14,10 @@
  */
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
 import { bytesToHex, decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../crypto/bytes.js";
-import type { SecretVault } from "../engine/secrets.js";
-import { StoredP256Key } from "../engine/stored-p256-key.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import type { SecretVault } from "../keys/secrets.js";
+import { StoredP256Key } from "../keys/stored-p256-key.js";
 import type { Store } from "../storage/store.js";
 
 const TOKEN_KEY = { record: "auth.tokenSignerKey", context: "engine:tokenSignerKey", name: "token signer" };

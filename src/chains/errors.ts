@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CustodyError } from "../errors.js";
+import { CustodyError } from "../common/errors.js";
 import { ChainRpcError, ChainUnreachable } from "./rpc.js";
 
 /** `error` from a chain call made to do `action` on `caip2`, as a `CustodyError`. */

@@ -8,8 +8,8 @@
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { Transaction } from "micro-eth-signer";
+import { CustodyError } from "../common/errors.js";
 import { bytesToHex, parseHex } from "../crypto/bytes.js";
-import { CustodyError } from "../errors.js";
 import { chainFailure } from "./errors.js";
 import { revertDataOf, revertEntry } from "./evm-revert.js";
 import { EvmRpc } from "./evm-rpc.js";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SendTransactionStatusRecord } from "../engine/records.js";
+import type { SendTransactionStatusRecord } from "../model/records.js";
 import { revertDataOf, revertEntry } from "./evm-revert.js";
 import { EvmRpc } from "./evm-rpc.js";
 import type { ChainBackend } from "./registry.js";

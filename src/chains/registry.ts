@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
 import { callJsonRpc, DEFAULT_RPC_TIMEOUT_MS } from "./rpc.js";
 
 /**

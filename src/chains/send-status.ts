@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { DataWriter } from "../engine/data.js";
-import type { SendTransactionState, SendTransactionStatusRecord } from "../engine/records.js";
+import type { DataWriter } from "../model/data.js";
+import type { SendTransactionState, SendTransactionStatusRecord } from "../model/records.js";
 
 /** The states `get_send_transaction_status` answers with; `@turnkey/core` stops polling at INCLUDED or FAILED. */
 export const SEND_STATES = {

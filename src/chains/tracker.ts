@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { DataReader, DataWriter, PENDING_SENDS_SCOPE } from "../engine/data.js";
-import type { Clock } from "../engine/random.js";
+import { DataReader, DataWriter, PENDING_SENDS_SCOPE } from "../model/data.js";
+import type { Clock } from "../model/random.js";
 import type { Store } from "../storage/store.js";
 import { INCLUSION_CHECKERS, type InclusionChecker } from "./inclusion.js";
 import { type ChainRegistry, caip2Namespace } from "./registry.js";

@@ -8,10 +8,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { hexToBytes } from "@noble/hashes/utils.js";
+import { CustodyError } from "../common/errors.js";
 import { DATA_FILES, readCredentials } from "../devserver/data-directory.js";
 import { readOnly } from "../devserver/read-only-store.js";
 import { CustodyEngine } from "../engine/engine.js";
-import { CustodyError } from "../errors.js";
 import { FileStore } from "../storage/file/index.js";
 
 export const INSPECT_USAGE = `usage: custodian inspect [--data ./.custodian] [--activities 10]

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { CustodyError } from "../errors.js";
+import { CustodyError } from "../common/errors.js";
 import { keywordsRead } from "../policy/analysis.js";
 import { validatePolicyExpressions } from "../policy/index.js";
 import { parseExpression } from "../policy/parser.js";

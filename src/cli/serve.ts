@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { p256 } from "@noble/curves/nist.js";
 import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
+import { createAuthProxyHandler } from "../auth-proxy/proxy.js";
 import { createConsoleRoute } from "../devserver/console/index.js";
 import {
   bootstrap,
@@ -27,9 +28,8 @@ import {
 import { createDevServerHandler } from "../devserver/handler.js";
 import { createLogger, wantsColour } from "../devserver/log.js";
 import { CustodyEngine, type CustodyEngineOptions } from "../engine/engine.js";
-import { createSeededRandom } from "../engine/random.js";
-import { createAuthProxyHandler } from "../http/auth-proxy.js";
 import { MemoryOutbox } from "../messages/outbox.js";
+import { createSeededRandom } from "../model/random.js";
 
 export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
                        [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]

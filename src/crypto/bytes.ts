@@ -6,7 +6,7 @@
  */
 import { concatBytes, hexToBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { base64urlnopad } from "@scure/base";
-import { invalidArgument } from "../errors.js";
+import { invalidArgument } from "../common/errors.js";
 
 export { concatBytes, hexToBytes, utf8ToBytes };
 

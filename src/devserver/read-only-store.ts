@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CustodyError } from "../errors.js";
+import { CustodyError } from "../common/errors.js";
 import type { Store, StoreReader, StoreTransaction } from "../storage/store.js";
 
 function refuse(): never {

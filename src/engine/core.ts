@@ -9,26 +9,26 @@ import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-
 import { TokenSigner } from "../auth/token-signer.js";
 import { ChainRegistry, type ChainsOption } from "../chains/registry.js";
 import { SendStatusTracker } from "../chains/tracker.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { MemoryOutbox, type MessageSender } from "../messages/outbox.js";
-import { MemoryStore } from "../storage/memory.js";
-import type { Store } from "../storage/store.js";
-import type { WebhookDeliverySettings } from "../webhooks/retry.js";
-import { Webhooks } from "../webhooks/service.js";
-import { EnclaveSigner } from "./enclave-signer.js";
-import { IdGenerator } from "./ids.js";
-import { KeyCache } from "./key-cache.js";
-import { KeyedLock } from "./keyed-lock.js";
-import { type Clock, type RandomSource, systemClock, systemRandom } from "./random.js";
-import { SecretVault } from "./secrets.js";
-import type { EngineServices } from "./services.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import type { EngineServices } from "../contract/services.js";
+import { EnclaveSigner } from "../keys/enclave-signer.js";
+import { KeyCache } from "../keys/key-cache.js";
+import { SecretVault } from "../keys/secrets.js";
 import {
   assertSignerThreadNice,
   assertSignerThreads,
   DEFAULT_SIGNER_THREAD_NICE,
   SignerPool,
-} from "./signer-pool/pool.js";
-import type { PipelineCore } from "./submit.js";
+} from "../keys/signer-pool/pool.js";
+import { MemoryOutbox, type MessageSender } from "../messages/outbox.js";
+import { IdGenerator } from "../model/ids.js";
+import { type Clock, type RandomSource, systemClock, systemRandom } from "../model/random.js";
+import { MemoryStore } from "../storage/memory.js";
+import type { Store } from "../storage/store.js";
+import type { WebhookDeliverySettings } from "../webhooks/retry.js";
+import { Webhooks } from "../webhooks/service.js";
+import { KeyedLock } from "./pipeline/keyed-lock.js";
+import type { PipelineCore } from "./pipeline/submit.js";
 
 /** Options of {@link CustodyEngine}. Every member is optional. */
 export interface CustodyEngineOptions {

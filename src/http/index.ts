@@ -4,7 +4,7 @@
  * @module custodian/http
  */
 
-export { AUTH_PROXY_PATHS, type AuthProxyOptions, createAuthProxyHandler } from "./auth-proxy.js";
+export { AUTH_PROXY_PATHS, type AuthProxyOptions, createAuthProxyHandler } from "../auth-proxy/proxy.js";
 export { createFetchHandler } from "./fetch.js";
 export { createHttpHandler, type NodeHttpHandler } from "./node.js";
 export type { HttpAdapterOptions } from "./respond.js";

@@ -4,11 +4,12 @@
  *
  * @module
  */
+
+import { CustodyError } from "../common/errors.js";
 import { decodeUtf8Strict } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
-import { CustodyError } from "../errors.js";
 import { operationByUrlPath } from "../operations/table.js";
-import { HOSTED_API_PATHS } from "./hosted-api-paths.js";
+import { HOSTED_API_PATHS } from "./generated/hosted-api-paths.js";
 import { exceedsJsonDepth } from "./json-depth.js";
 
 /** Options shared by both handlers. */

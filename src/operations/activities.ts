@@ -4,10 +4,10 @@
  * @module
  */
 import * as v from "valibot";
-import type { ActivityRecord } from "../engine/records.js";
-import { renderActivity } from "../engine/render.js";
-import { defineQuery } from "./define.js";
-import { DEFAULT_PAGE_SIZE, id, list, pagination } from "./schema.js";
+import { defineQuery } from "../contract/operation.js";
+import { DEFAULT_PAGE_SIZE, id, list, pagination } from "../contract/schema.js";
+import type { ActivityRecord } from "../model/records.js";
+import { renderActivity } from "../model/render.js";
 
 /** `v1ActivityStatus` values. */
 export const ACTIVITY_STATUSES = [

@@ -5,12 +5,12 @@
  * @module
  */
 import * as v from "valibot";
-import type { ApiKeyRecord } from "../engine/records.js";
-import { renderApiKey } from "../engine/render.js";
-import { invalidArgument, notFound } from "../errors.js";
-import { addApiKeys, apiKeyParams, LIMITS, removeApiKey, requireUser } from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list } from "./schema.js";
+import { invalidArgument, notFound } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list } from "../contract/schema.js";
+import { addApiKeys, apiKeyParams, LIMITS, removeApiKey, requireUser } from "../domain/credentials/index.js";
+import type { ApiKeyRecord } from "../model/records.js";
+import { renderApiKey } from "../model/render.js";
 
 export const createApiKeys = defineActivity({
   method: "createApiKeys",

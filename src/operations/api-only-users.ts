@@ -5,10 +5,10 @@
  * @module
  */
 import * as v from "valibot";
-import { CustodyError } from "../errors.js";
-import { createUserWithCredentials, userEmail } from "./credentials.js";
-import { defineActivity } from "./define.js";
-import { id, int64String, list, name } from "./schema.js";
+import { CustodyError } from "../common/errors.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, int64String, list, name } from "../contract/schema.js";
+import { createUserWithCredentials, userEmail } from "../domain/credentials/index.js";
 import { requireUserTags } from "./user-tags.js";
 import { MAX_USERS_PER_ORGANIZATION } from "./users.js";
 

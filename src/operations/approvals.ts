@@ -1,12 +1,12 @@
 /**
  * Votes on a pending activity: `approve_activity` and `reject_activity`, each naming its target by
  * `fingerprint`. They have no handler and no policy resource: the submit pipeline casts them
- * (`engine/voting.ts`), and whether a vote counts is the pending consensus's question, not a policy's.
+ * (`engine/pipeline/voting.ts`), and whether a vote counts is the pending consensus's question, not a policy's.
  *
  * @module
  */
 import * as v from "valibot";
-import { defineVote } from "./define.js";
+import { defineVote } from "../contract/operation.js";
 
 const voteParameters = v.object({
   fingerprint: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(256)),

@@ -5,12 +5,18 @@
  * @module
  */
 import * as v from "valibot";
-import type { AuthenticatorRecord } from "../engine/records.js";
-import { renderAuthenticator } from "../engine/render.js";
-import { invalidArgument, notFound } from "../errors.js";
-import { addAuthenticator, authenticatorParams, LIMITS, removeAuthenticator, requireUser } from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list } from "./schema.js";
+import { invalidArgument, notFound } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list } from "../contract/schema.js";
+import {
+  addAuthenticator,
+  authenticatorParams,
+  LIMITS,
+  removeAuthenticator,
+  requireUser,
+} from "../domain/credentials/index.js";
+import type { AuthenticatorRecord } from "../model/records.js";
+import { renderAuthenticator } from "../model/render.js";
 
 export const createAuthenticators = defineActivity({
   method: "createAuthenticators",

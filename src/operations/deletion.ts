@@ -12,16 +12,16 @@
  * @module
  */
 import * as v from "valibot";
-import { addressRecordId, type DataWriter } from "../engine/data.js";
-import { walletPolicyData } from "../engine/policy-targets.js";
-import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../engine/records.js";
-import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { removeUser } from "./credentials.js";
-import type { ActivityContext } from "./define.js";
-import { defineActivity } from "./define.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import type { ActivityContext } from "../contract/operation.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, list, MAX_LIST_LENGTH } from "../contract/schema.js";
+import type { EngineServices } from "../contract/services.js";
+import { removeUser } from "../domain/credentials/index.js";
+import { walletPolicyData } from "../domain/policy-targets.js";
+import { addressRecordId, type DataWriter } from "../model/data.js";
+import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../model/records.js";
 import { requirePrivateKey } from "./private-keys.js";
-import { id, list, MAX_LIST_LENGTH } from "./schema.js";
 import { requireWallet } from "./wallets.js";
 
 const deleteWithoutExport = v.optional(v.boolean());

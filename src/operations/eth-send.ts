@@ -28,12 +28,12 @@ import { EvmRpc } from "../chains/evm-rpc.js";
 import { broadcastEvm, type EvmSendCall, prepareEvmSend } from "../chains/evm-send.js";
 import type { ChainBackend } from "../chains/registry.js";
 import { recordBroadcast } from "../chains/send-status.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { type ActivityContext, defineActivity, defineQuery } from "../contract/operation.js";
+import { id } from "../contract/schema.js";
+import type { EngineServices } from "../contract/services.js";
 import { parseHex } from "../crypto/bytes.js";
 import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
-import type { EngineServices } from "../engine/services.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
-import { id } from "./schema.js";
 import { resolveSigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
 

@@ -10,16 +10,16 @@
  * @module
  */
 import * as v from "valibot";
+import { CustodyError, notFound } from "../common/errors.js";
+import type { ActivityContext, PolicyTargetContext } from "../contract/operation.js";
+import { defineActivity } from "../contract/operation.js";
+import { id } from "../contract/schema.js";
 import type { HdCurve } from "../crypto/addresses/index.js";
 import { deriveKeyPair } from "../crypto/hd/index.js";
-import { addressRecordId } from "../engine/data.js";
-import { privateKeyPolicyData, walletAccountTarget, walletPolicyData } from "../engine/policy-targets.js";
-import type { WalletAccountRecord } from "../engine/records.js";
-import { CustodyError, notFound } from "../errors.js";
-import type { ActivityContext, PolicyTargetContext } from "./define.js";
-import { defineActivity } from "./define.js";
+import { privateKeyPolicyData, walletAccountTarget, walletPolicyData } from "../domain/policy-targets.js";
+import { addressRecordId } from "../model/data.js";
+import type { WalletAccountRecord } from "../model/records.js";
 import { privateKeyContext, requirePrivateKey } from "./private-keys.js";
-import { id } from "./schema.js";
 import { targetPublicKey } from "./sessions.js";
 import { mnemonicContext, requireWallet, walletSeed } from "./wallets.js";
 

@@ -7,11 +7,11 @@
  * @module
  */
 import * as v from "valibot";
-import type { FeatureRecord } from "../engine/records.js";
-import { notFound } from "../errors.js";
+import { notFound } from "../common/errors.js";
+import { type ActivityContext, defineActivity } from "../contract/operation.js";
+import type { FeatureRecord } from "../model/records.js";
 import { WEBHOOK_FEATURE } from "../webhooks/targets.js";
 import { checkWebhookUrl } from "../webhooks/url-policy.js";
-import { type ActivityContext, defineActivity } from "./define.js";
 
 /** `v1FeatureName`. */
 export const FEATURE_NAMES = [

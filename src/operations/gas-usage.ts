@@ -13,11 +13,11 @@
  * @module
  */
 import * as v from "valibot";
-import { type DataReader, INDEX } from "../engine/data.js";
-import type { GasUsageConfigRecord, OrganizationRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id } from "./schema.js";
+import { CustodyError } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id } from "../contract/schema.js";
+import { type DataReader, INDEX } from "../model/data.js";
+import type { GasUsageConfigRecord, OrganizationRecord } from "../model/records.js";
 
 /** The longest rolling window the hosted service accepts: 30 days (its API description says so). */
 export const MAX_WINDOW_MINUTES = 43_200;

@@ -10,6 +10,10 @@
  * @module
  */
 import * as v from "valibot";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import type { ActivityContext } from "../contract/operation.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
 import { ADDRESS_FORMATS, CURVES } from "../crypto/addresses/index.js";
 import { decodeUtf8Strict, utf8ToBytes } from "../crypto/bytes.js";
 import { assertValidMnemonic } from "../crypto/hd/index.js";
@@ -20,18 +24,14 @@ import {
   privateKeyAddress,
   publicKeyOfSecret,
 } from "../crypto/private-keys.js";
-import type { ImportTargetRecord, PrivateKeyRecord } from "../engine/records.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { requireUser } from "./credentials.js";
-import type { ActivityContext } from "./define.js";
-import { defineActivity } from "./define.js";
+import { requireUser } from "../domain/credentials/index.js";
+import type { ImportTargetRecord, PrivateKeyRecord } from "../model/records.js";
 import {
   assertUniqueKeyName,
   MAX_PRIVATE_KEYS_PER_ORGANIZATION,
   privateKeyContext,
   storePrivateKey,
 } from "./private-keys.js";
-import { id, list, name } from "./schema.js";
 import { accountList, storeWallet } from "./wallets.js";
 
 type ImportKind = ImportTargetRecord["kind"];

@@ -5,11 +5,11 @@
  * @module
  */
 import * as v from "valibot";
-import type { InvitationRecord } from "../engine/records.js";
-import { timestamp } from "../engine/render.js";
-import { userEmail } from "./credentials.js";
-import { defineActivity } from "./define.js";
-import { id, list, name } from "./schema.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
+import { userEmail } from "../domain/credentials/index.js";
+import type { InvitationRecord } from "../model/records.js";
+import { timestamp } from "../model/render.js";
 
 /** `v1Invitation`. */
 export function renderInvitation(invitation: InvitationRecord) {

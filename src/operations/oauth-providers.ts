@@ -5,12 +5,18 @@
  * @module
  */
 import * as v from "valibot";
-import type { OauthProviderRecord } from "../engine/records.js";
-import { renderOauthProvider } from "../engine/render.js";
-import { invalidArgument, notFound } from "../errors.js";
-import { addOauthProviders, LIMITS, oauthProviderParamsV1, oauthProviderParamsV2, requireUser } from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list } from "./schema.js";
+import { invalidArgument, notFound } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list } from "../contract/schema.js";
+import {
+  addOauthProviders,
+  LIMITS,
+  oauthProviderParamsV1,
+  oauthProviderParamsV2,
+  requireUser,
+} from "../domain/credentials/index.js";
+import type { OauthProviderRecord } from "../model/records.js";
+import { renderOauthProvider } from "../model/render.js";
 
 function providersParams<P extends typeof oauthProviderParamsV2 | typeof oauthProviderParamsV1>(provider: P) {
   return v.object({

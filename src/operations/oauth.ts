@@ -10,13 +10,13 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import * as v from "valibot";
+import { CustodyError } from "../common/errors.js";
+import { type ActivityContext, defineActivity } from "../contract/operation.js";
+import { name } from "../contract/schema.js";
 import { bytesToHex, utf8ToBytes } from "../crypto/bytes.js";
-import { INDEX } from "../engine/data.js";
-import type { UserRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
-import { requireUser } from "./credentials.js";
-import { type ActivityContext, defineActivity } from "./define.js";
-import { name } from "./schema.js";
+import { requireUser } from "../domain/credentials/index.js";
+import { INDEX } from "../model/data.js";
+import type { UserRecord } from "../model/records.js";
 import {
   DEFAULT_SESSION_SECONDS,
   defaultKeyName,

@@ -5,8 +5,8 @@
  * @module
  */
 import * as v from "valibot";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, name } from "./schema.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, name } from "../contract/schema.js";
 
 export const updateOrganizationName = defineActivity({
   method: "updateOrganizationName",

@@ -4,24 +4,24 @@
  * @module
  */
 import * as v from "valibot";
-import { credentialScope, type DataReader, INDEX } from "../engine/data.js";
-import type { OrganizationRecord, UserRecord } from "../engine/records.js";
-import { renderTag, renderUser } from "../engine/render.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import type { Quorum } from "../wire/types.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "../contract/schema.js";
 import {
   type CredentialWriteContext,
   createUserWithCredentials,
   rootUserParamsV4,
   rootUserParamsV5,
   type UserParams,
-} from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
+} from "../domain/credentials/index.js";
+import { clientSignature, consumeToken, verificationTokenParam, verifySignupToken } from "../domain/verification.js";
+import { credentialScope, type DataReader, INDEX } from "../model/data.js";
+import type { OrganizationRecord, UserRecord } from "../model/records.js";
+import { renderTag, renderUser } from "../model/render.js";
+import type { Quorum } from "../model/wire-types.js";
 import { renderInvitation } from "./invitations.js";
 import { renderPolicy } from "./policies.js";
 import { renderPrivateKey } from "./private-keys.js";
-import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "./schema.js";
-import { clientSignature, consumeToken, verificationTokenParam, verifySignupToken } from "./verification.js";
 import { renderWallet } from "./wallet-queries.js";
 import { createWalletRecords, walletParams } from "./wallets.js";
 

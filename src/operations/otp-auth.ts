@@ -6,10 +6,10 @@
  * @module
  */
 import * as v from "valibot";
-import type { OrganizationRecord, OtpType, UserRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
-import { userEmail } from "./credentials.js";
-import { type ActivityContext, defineActivity } from "./define.js";
+import { CustodyError } from "../common/errors.js";
+import { type ActivityContext, defineActivity } from "../contract/operation.js";
+import { id, int64String, name } from "../contract/schema.js";
+import { userEmail } from "../domain/credentials/index.js";
 import {
   emailCustomization,
   emailCustomizationV2,
@@ -19,10 +19,10 @@ import {
   otpLifetime,
   redeemOtp,
   sendOtp,
-} from "./otp-codes.js";
-import { id, int64String, name } from "./schema.js";
+} from "../domain/otp-codes.js";
+import { sameContact } from "../domain/verification.js";
+import type { OrganizationRecord, OtpType, UserRecord } from "../model/records.js";
 import { DEFAULT_SESSION_SECONDS, defaultKeyName, issueSessionKey, targetPublicKey } from "./sessions.js";
-import { sameContact } from "./verification.js";
 
 const APP_NAME = "custodian";
 

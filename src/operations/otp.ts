@@ -11,11 +11,12 @@
  * @module
  */
 import * as v from "valibot";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, int64String, name } from "../contract/schema.js";
 import { decodeUtf8Strict } from "../crypto/bytes.js";
 import { decryptImportBundle } from "../crypto/hpke/index.js";
 import { validateApiPublicKey } from "../crypto/stamp/index.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { defineActivity } from "./define.js";
 import {
   emailCustomization,
   emailCustomizationV2,
@@ -24,8 +25,7 @@ import {
   otpLifetime,
   redeemOtp,
   sendOtp,
-} from "./otp-codes.js";
-import { id, int64String, name } from "./schema.js";
+} from "../domain/otp-codes.js";
 
 /** Verification tokens last an hour unless asked otherwise, at most a day (the intent's documented bounds). */
 const DEFAULT_TOKEN_SECONDS = 3600;

@@ -10,10 +10,13 @@
  * @module
  */
 import * as v from "valibot";
-import type { DataReader } from "../engine/data.js";
-import type { PolicyEvaluationRecord, PolicyRecord } from "../engine/records.js";
-import { timestamp } from "../engine/render.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import type { ActivityContext } from "../contract/operation.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
+import type { DataReader } from "../model/data.js";
+import type { PolicyEvaluationRecord, PolicyRecord } from "../model/records.js";
+import { timestamp } from "../model/render.js";
 import {
   conditionFromSelectors,
   MAX_EXPRESSION_LENGTH,
@@ -21,9 +24,6 @@ import {
   validatePolicyExpressions,
 } from "../policy/index.js";
 import type { PolicyExpressions } from "../policy/validate.js";
-import type { ActivityContext } from "./define.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list, name } from "./schema.js";
 
 /** Policies per organization (the wire spec's resource limits). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;

@@ -6,13 +6,13 @@
  * @module
  */
 import * as v from "valibot";
-import { type DataReader, INDEX } from "../engine/data.js";
-import type { PrivateKeyRecord, TagRecord } from "../engine/records.js";
-import { renderTag } from "../engine/render.js";
-import { CustodyError } from "../errors.js";
-import { defineActivity, defineQuery } from "./define.js";
+import { CustodyError } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
+import { type DataReader, INDEX } from "../model/data.js";
+import type { PrivateKeyRecord, TagRecord } from "../model/records.js";
+import { renderTag } from "../model/render.js";
 import { MAX_PRIVATE_KEYS_PER_ORGANIZATION, requireKeyTag, requirePrivateKey } from "./private-keys.js";
-import { id, list, name } from "./schema.js";
 
 /** Resolves tag members, refusing unknown or foreign private keys by field. */
 async function requireKeys(

@@ -7,6 +7,10 @@
  */
 
 import * as v from "valibot";
+import { CustodyError, notFound } from "../common/errors.js";
+import type { ActivityContext } from "../contract/operation.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
 import { ADDRESS_FORMATS, CURVES } from "../crypto/addresses/index.js";
 import {
   assertPrivateKeyFormat,
@@ -14,13 +18,9 @@ import {
   generatePrivateKey,
   privateKeyAddress,
 } from "../crypto/private-keys.js";
-import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
-import type { PrivateKeyRecord, TagRecord } from "../engine/records.js";
-import { timestamp } from "../engine/render.js";
-import { CustodyError, notFound } from "../errors.js";
-import type { ActivityContext } from "./define.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list, name } from "./schema.js";
+import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../model/data.js";
+import type { PrivateKeyRecord, TagRecord } from "../model/records.js";
+import { timestamp } from "../model/render.js";
 
 /** Private keys one request may create, and per organization (the wire spec's resource limit). */
 export const MAX_PRIVATE_KEYS_PER_REQUEST = 100;

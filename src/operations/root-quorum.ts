@@ -5,9 +5,9 @@
  * @module
  */
 import * as v from "valibot";
-import { invalidArgument, notFound } from "../errors.js";
-import { defineActivity } from "./define.js";
-import { id, int32, list } from "./schema.js";
+import { invalidArgument, notFound } from "../common/errors.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, int32, list } from "../contract/schema.js";
 
 /** Root users per organization (the wire spec's 100 users per organization). */
 const MAX_ROOT_USERS = 100;

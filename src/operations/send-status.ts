@@ -8,8 +8,8 @@
  */
 import * as v from "valibot";
 import { renderSendStatus } from "../chains/send-status.js";
-import { defineQuery } from "./define.js";
-import { id } from "./schema.js";
+import { defineQuery } from "../contract/operation.js";
+import { id } from "../contract/schema.js";
 
 export const getSendTransactionStatus = defineQuery({
   method: "getSendTransactionStatus",

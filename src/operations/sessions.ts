@@ -7,13 +7,13 @@
  */
 import { p256 } from "@noble/curves/nist.js";
 import * as v from "valibot";
+import type { ActivityContext } from "../contract/operation.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, int64String, name } from "../contract/schema.js";
 import { bytesToHex } from "../crypto/bytes.js";
 import { encryptCredentialBundle } from "../crypto/hpke/index.js";
-import type { UserRecord } from "../engine/records.js";
-import { addApiKey, removeApiKey, requireUser } from "./credentials.js";
-import type { ActivityContext } from "./define.js";
-import { defineActivity } from "./define.js";
-import { id, int64String, name } from "./schema.js";
+import { addApiKey, removeApiKey, requireUser } from "../domain/credentials/index.js";
+import type { UserRecord } from "../model/records.js";
 
 /** Session keys live 15 minutes unless the request says otherwise (the intents' documented default). */
 export const DEFAULT_SESSION_SECONDS = "900";

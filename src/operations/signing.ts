@@ -6,6 +6,9 @@
  * @module
  */
 import * as v from "valibot";
+import { notFound } from "../common/errors.js";
+import { type ActivityContext, defineActivity, type PolicyTargetData } from "../contract/operation.js";
+import type { EngineServices } from "../contract/services.js";
 import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import {
   HASH_FUNCTIONS,
@@ -21,16 +24,13 @@ import {
   signRawPayload,
   signRawPayloads,
 } from "../crypto/sign/index.js";
-import { addressRecordId, type DataReader } from "../engine/data.js";
-import { accountSigner, privateKeySigner } from "../engine/key-material.js";
-import { privateKeyPolicyData, walletAccountTarget } from "../engine/policy-targets.js";
-import { rawPayloadPolicyData } from "../engine/raw-payload-policy.js";
-import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../engine/records.js";
-import type { EngineServices } from "../engine/services.js";
-import type { SignerPool } from "../engine/signer-pool/pool.js";
-import type { SealedKey } from "../engine/signer-pool/protocol.js";
-import { notFound } from "../errors.js";
-import { type ActivityContext, defineActivity, type PolicyTargetData } from "./define.js";
+import { privateKeyPolicyData, walletAccountTarget } from "../domain/policy-targets.js";
+import { rawPayloadPolicyData } from "../domain/raw-payload-policy.js";
+import { accountSigner, privateKeySigner } from "../keys/key-material.js";
+import type { SignerPool } from "../keys/signer-pool/pool.js";
+import type { SealedKey } from "../keys/signer-pool/protocol.js";
+import { addressRecordId, type DataReader } from "../model/data.js";
+import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from "../model/records.js";
 import { privateKeyContext } from "./private-keys.js";
 import { mnemonicContext, walletSeed } from "./wallets.js";
 

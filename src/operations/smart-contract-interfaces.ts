@@ -11,15 +11,15 @@
  */
 import { base58 } from "@scure/base";
 import * as v from "valibot";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, name } from "../contract/schema.js";
 import { assertEthereumAbi } from "../crypto/tx/ethereum-abi.js";
 import { SMART_CONTRACT_INTERFACE_TYPES, type SmartContractInterfaceType } from "../crypto/tx/index.js";
-import { INDEX } from "../engine/data.js";
-import type { SmartContractInterfaceRecord } from "../engine/records.js";
-import { timestamp } from "../engine/render.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import type { Timestamp } from "../wire/types.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, name } from "./schema.js";
+import { INDEX } from "../model/data.js";
+import type { SmartContractInterfaceRecord } from "../model/records.js";
+import { timestamp } from "../model/render.js";
+import type { Timestamp } from "../model/wire-types.js";
 
 /** Largest interface document, in characters: the swagger's "Limited to 400kb". */
 export const MAX_SMART_CONTRACT_INTERFACE_LENGTH = 400 * 1024;

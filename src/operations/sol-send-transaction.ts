@@ -11,7 +11,7 @@
  *   of the message this organization holds; all of them sign. Policies judge each of those keys in its own
  *   context (the same `solana.tx`, that key's `wallet_account` or `private_key`), and the send goes ahead
  *   only if every key may sign: a deny on any one of them denies it, and a consensus one of them waits for
- *   keeps it waiting (`engine/decision.ts`). No key signs without a policy having judged it.
+ *   keeps it waiting (`engine/decisions/decision.ts`). No key signs without a policy having judged it.
  * - `recentBlockhash`, when given, replaces the message's blockhash before the decision (policies see the one
  *   sent). A message whose blockhash is the all-zero placeholder gets the cluster's latest instead.
  * - A required signer left without a signature is refused before broadcasting, naming it.
@@ -32,6 +32,8 @@ import { type ChainRegistry, caip2Namespace } from "../chains/registry.js";
 import { ChainRpcError } from "../chains/rpc.js";
 import { recordBroadcast } from "../chains/send-status.js";
 import { SolanaRpc } from "../chains/solana-rpc.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { defineActivity, type PolicyTargetData, type PolicyTargets } from "../contract/operation.js";
 import { hexToBytes } from "../crypto/bytes.js";
 import { MAX_UNSIGNED_TRANSACTION_LENGTH } from "../crypto/tx/index.js";
 import {
@@ -40,9 +42,7 @@ import {
   type SolanaSendable,
   type SolanaSigningKey,
 } from "../crypto/tx/solana.js";
-import type { DataReader } from "../engine/data.js";
-import { CustodyError, invalidArgument } from "../errors.js";
-import { defineActivity, type PolicyTargetData, type PolicyTargets } from "./define.js";
+import type { DataReader } from "../model/data.js";
 import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
 

@@ -5,12 +5,13 @@
  *
  * @module
  */
+
+import type { Operation } from "../contract/operation.js";
 import { getActivities, getActivity } from "./activities.js";
 import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.js";
 import { createApiOnlyUsers } from "./api-only-users.js";
 import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
-import type { Operation } from "./define.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
@@ -43,7 +44,7 @@ import {
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { updateRootQuorum } from "./root-quorum.js";
 import { getSendTransactionStatus } from "./send-status.js";
-import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./sessions/login.js";
+import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./session-logins.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
 import {

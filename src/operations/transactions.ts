@@ -11,6 +11,7 @@
  * @module
  */
 import * as v from "valibot";
+import { defineActivity } from "../contract/operation.js";
 import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import { hexToBytes } from "../crypto/bytes.js";
 import {
@@ -22,8 +23,7 @@ import {
   type TransactionSigningKey,
   transactionCodec,
 } from "../crypto/tx/index.js";
-import { type DataReader, INDEX } from "../engine/data.js";
-import { defineActivity } from "./define.js";
+import { type DataReader, INDEX } from "../model/data.js";
 import {
   resolveSigningTarget,
   type SigningTarget,

@@ -5,14 +5,13 @@
  * @module
  */
 import * as v from "valibot";
-import { type DataReader, INDEX } from "../engine/data.js";
-import type { TagRecord, UserRecord } from "../engine/records.js";
-import { renderTag } from "../engine/render.js";
-import { CustodyError, invalidArgument, notFound } from "../errors.js";
-import { requireUser } from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
-
-import { id, list, name } from "./schema.js";
+import { CustodyError, invalidArgument, notFound } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
+import { requireUser } from "../domain/credentials/index.js";
+import { type DataReader, INDEX } from "../model/data.js";
+import type { TagRecord, UserRecord } from "../model/records.js";
+import { renderTag } from "../model/render.js";
 
 /** Tags per organization, of every type (the wire spec's resource limits: 100, or 10 in a sub-organization). */
 const MAX_TAGS = { organization: 100, subOrganization: 10 } as const;

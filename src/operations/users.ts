@@ -5,10 +5,9 @@
  * @module
  */
 import * as v from "valibot";
-import type { DataWriter } from "../engine/data.js";
-import type { OrganizationRecord, UserRecord } from "../engine/records.js";
-import { renderUser } from "../engine/render.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
 import {
   createUserWithCredentials,
   removeUser,
@@ -17,9 +16,10 @@ import {
   rootUserParamsV5,
   userEmail,
   userPhoneNumber,
-} from "./credentials.js";
-import { defineActivity, defineQuery } from "./define.js";
-import { id, list, name } from "./schema.js";
+} from "../domain/credentials/index.js";
+import type { DataWriter } from "../model/data.js";
+import type { OrganizationRecord, UserRecord } from "../model/records.js";
+import { renderUser } from "../model/render.js";
 import { requireUserTags } from "./user-tags.js";
 
 /** Users per organization (the wire spec's resource limits). */

@@ -6,12 +6,12 @@
  * @module
  */
 import * as v from "valibot";
-import type { DataReader } from "../engine/data.js";
-import type { OrganizationRecord, OtpType } from "../engine/records.js";
-import { invalidArgument } from "../errors.js";
-import { defineQuery } from "./define.js";
-import { DEFAULT_PAGE_SIZE, id, pagination } from "./schema.js";
-import { isContactVerified, sameContact } from "./verification.js";
+import { invalidArgument } from "../common/errors.js";
+import { defineQuery } from "../contract/operation.js";
+import { DEFAULT_PAGE_SIZE, id, pagination } from "../contract/schema.js";
+import { isContactVerified, sameContact } from "../domain/verification.js";
+import type { DataReader } from "../model/data.js";
+import type { OrganizationRecord, OtpType } from "../model/records.js";
 
 const FILTERS = { EMAIL: "OTP_TYPE_EMAIL", PHONE_NUMBER: "OTP_TYPE_SMS" } as const satisfies Record<string, OtpType>;
 

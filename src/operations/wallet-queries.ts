@@ -5,13 +5,13 @@
  * @module
  */
 import * as v from "valibot";
+import { invalidArgument, notFound } from "../common/errors.js";
+import { defineQuery } from "../contract/operation.js";
+import { DEFAULT_PAGE_SIZE, id, pagination } from "../contract/schema.js";
 import { formatDerivationPath, parseDerivationPath } from "../crypto/hd/index.js";
-import { addressRecordId, type DataReader } from "../engine/data.js";
-import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
-import { timestamp } from "../engine/render.js";
-import { invalidArgument, notFound } from "../errors.js";
-import { defineQuery } from "./define.js";
-import { DEFAULT_PAGE_SIZE, id, pagination } from "./schema.js";
+import { addressRecordId, type DataReader } from "../model/data.js";
+import type { WalletAccountRecord, WalletRecord } from "../model/records.js";
+import { timestamp } from "../model/render.js";
 import { requireWallet } from "./wallets.js";
 
 export function renderWallet(wallet: WalletRecord) {

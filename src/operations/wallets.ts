@@ -9,6 +9,10 @@
  * @module
  */
 import * as v from "valibot";
+import { CustodyError } from "../common/errors.js";
+import { defineActivity } from "../contract/operation.js";
+import { id, int32, list, name } from "../contract/schema.js";
+import type { EngineServices } from "../contract/services.js";
 import {
   ADDRESS_FORMATS,
   addressOfDerivedKey,
@@ -25,16 +29,12 @@ import {
   type MnemonicLength,
   parseDerivationPath,
 } from "../crypto/hd/index.js";
-import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../engine/data.js";
-import type { KeyCache, WalletKeys } from "../engine/key-cache.js";
-import { seedOfMnemonicRecord } from "../engine/key-material.js";
-import type { RandomSource } from "../engine/random.js";
-import type { WalletAccountRecord, WalletRecord } from "../engine/records.js";
-import type { SecretVault } from "../engine/secrets.js";
-import type { EngineServices } from "../engine/services.js";
-import { CustodyError } from "../errors.js";
-import { defineActivity } from "./define.js";
-import { id, int32, list, name } from "./schema.js";
+import type { KeyCache, WalletKeys } from "../keys/key-cache.js";
+import { seedOfMnemonicRecord } from "../keys/key-material.js";
+import type { SecretVault } from "../keys/secrets.js";
+import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../model/data.js";
+import type { RandomSource } from "../model/random.js";
+import type { WalletAccountRecord, WalletRecord } from "../model/records.js";
 
 /** Accounts one request may create. 1,000 are served; more are refused naming the limit. */
 export const MAX_ACCOUNTS_PER_REQUEST = 1000;

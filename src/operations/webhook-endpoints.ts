@@ -7,13 +7,13 @@
  * @module
  */
 import * as v from "valibot";
-import type { DataReader } from "../engine/data.js";
-import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../engine/records.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
+import { type ActivityContext, defineActivity, defineQuery } from "../contract/operation.js";
+import { id, list, name } from "../contract/schema.js";
+import type { DataReader } from "../model/data.js";
+import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../model/records.js";
 import { ACTIVITY_UPDATES, SEND_TRANSACTION_STATUS_UPDATES } from "../webhooks/targets.js";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../webhooks/url-policy.js";
-import { type ActivityContext, defineActivity, defineQuery } from "./define.js";
-import { id, list, name } from "./schema.js";
 
 /** Endpoints per organization: custodian's bound (the hosted service documents none). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;

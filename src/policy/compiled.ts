@@ -7,7 +7,7 @@
  * @module
  */
 
-import { CustodyError, isCustodyError } from "../errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
 import { type EqualityFastPath, equalityFastPath, type FieldCache, type FieldRead } from "./equality-tests.js";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { freezeBranded, isDeepFrozen } from "../deep-frozen.js";
+import { freezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
 import { PolicyRun } from "./compiled.js";
 import { type FieldCache, readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";

@@ -16,8 +16,8 @@
  * @module
  */
 
-import { freezeBranded } from "../deep-frozen.js";
-import { CustodyError, isCustodyError } from "../errors.js";
+import { freezeBranded } from "../common/deep-frozen.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
 import type { FieldCache, FieldRead } from "./equality-tests.js";
 import { MAX_EVALUATION_STEPS } from "./evaluator.js";

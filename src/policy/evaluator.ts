@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { CustodyError } from "../errors.js";
+import type { CustodyError } from "../common/errors.js";
 import type { Chain, Expr, Span, Step } from "./ast.js";
 import { isWithinCronSpan, parseCronSpan } from "./cron-span.js";
 import type { FieldCache } from "./equality-tests.js";

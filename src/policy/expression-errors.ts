@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CustodyError, type ErrorCode } from "../errors.js";
+import { CustodyError, type ErrorCode } from "../common/errors.js";
 
 /** The `details.reason` of every error this module raises: why a policy or expression was refused or failed. */
 export type PolicyErrorReason =

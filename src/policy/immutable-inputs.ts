@@ -7,10 +7,10 @@
  * @module
  */
 
-import { deepFreezeBranded, isDeepFrozen } from "../deep-frozen.js";
+import { deepFreezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
 
 /**
- * Freezes `value` all the way down and brands it as such (`deep-frozen.ts`). Only plain data (objects, arrays,
+ * Freezes `value` all the way down and brands it as such (`common/deep-frozen.ts`). Only plain data (objects, arrays,
  * constants) that no one else holds.
  */
 export function markImmutable<T extends object>(value: T): T {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { CustodyError } from "../errors.js";
+import type { CustodyError } from "../common/errors.js";
 import { expressionError } from "./expression-errors.js";
 import type { PolicyExpressionField } from "./types.js";
 

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type CustodyError, invalidArgument, isCustodyError } from "../errors.js";
+import { type CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { checkIdentifiers } from "./analysis.js";
 import type { PolicyErrorReason } from "./expression-errors.js";
 import { parseExpression } from "./parser.js";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CustodyError, invalidArgument, isCustodyError } from "../errors.js";
+import { CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { checkIdentifiers } from "./analysis.js";
 import { isBlank } from "./evaluate-policy.js";
 import type { PolicyErrorReason } from "./expression-errors.js";

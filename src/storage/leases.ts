@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../errors.js";
+import { invalidArgument } from "../common/errors.js";
 import type { CommittedState, Entry } from "./memory.js";
 import type { ClaimOptions, StoredRecord } from "./store.js";
 

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { deepFreezeBranded, freezeBranded, isDeepFrozen } from "../deep-frozen.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import { deepFreezeBranded, freezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
 import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import {
@@ -132,7 +132,7 @@ export class CommittedState {
  * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
  * strings are immutable, so every record naming an organization, a wallet or an account id points at one
  * string instead of a copy each (`structuredClone` copied every string), and a value branded as frozen all the
- * way down (see `deep-frozen.ts`) is shared whole: one of our copies (the votes of an activity put again with a
+ * way down (see `common/deep-frozen.ts`) is shared whole: one of our copies (the votes of an activity put again with a
  * new status), or the policy module's shared evaluation records and lists, never copied at all. The engine
  * hands its records over as built and relies on this one copy. What is not a plain object or array (records
  * are JSON, but the contract does not enforce it here), and anything nested deeper than {@link MAX_WALK_DEPTH}

@@ -6,7 +6,7 @@
  */
 import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex, encodeBase64Url, hexToBytes, utf8ToBytes } from "../crypto/bytes.js";
-import { type RandomSource, systemRandom } from "../engine/random.js";
+import { type RandomSource, systemRandom } from "../model/random.js";
 
 /** A P-256 API key as the official clients take it: hex strings, the public key compressed (33 bytes). */
 export interface ApiKeyPair {

@@ -4,17 +4,18 @@
  *
  * @module
  */
+
+import { invalidArgument } from "../common/errors.js";
 import type { CustodyEngineOptions } from "../engine/core.js";
 import { CustodyEngine } from "../engine/engine.js";
+import { createFetchHandler } from "../http/fetch.js";
 import {
   type Clock,
   createSeededRandom,
   createSteppingClock,
   type RandomSource,
   systemClock,
-} from "../engine/random.js";
-import { invalidArgument } from "../errors.js";
-import { createFetchHandler } from "../http/fetch.js";
+} from "../model/random.js";
 import { MemoryStore, type MemoryStoreSnapshot } from "../storage/memory.js";
 import { type ApiKeyPair, generateApiKeyPair } from "./api-keys.js";
 import { createInProcessFetch, type FetchFunction, installGlobalFetch } from "./in-process-fetch.js";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CustodyError, type ErrorCode, type ErrorDetails, type RpcStatus } from "../errors.js";
+import { CustodyError, type ErrorCode, type ErrorDetails, type RpcStatus } from "../common/errors.js";
 import type { ApiKeyPair } from "./api-keys.js";
 import { stampWithApiKey } from "./api-keys.js";
 import type { FetchFunction } from "./in-process-fetch.js";

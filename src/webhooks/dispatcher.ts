@@ -21,11 +21,11 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
+import { CustodyError } from "../common/errors.js";
 import { utf8ToBytes } from "../crypto/bytes.js";
-import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../engine/data.js";
-import type { Clock, RandomSource } from "../engine/random.js";
-import type { WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
-import { CustodyError } from "../errors.js";
+import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../model/data.js";
+import type { Clock, RandomSource } from "../model/random.js";
+import type { WebhookDeliveryRecord, WebhookQueueRecord } from "../model/records.js";
 import type { Store } from "../storage/store.js";
 import { deliveryHeaders } from "./headers.js";
 import { type DeliveryUpdate, dropQueueEntry, queueKey, settleDelivery } from "./outbox.js";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { WebhookDeliveryRecord } from "../engine/records.js";
+import type { WebhookDeliveryRecord } from "../model/records.js";
 import { SIGNATURE_ALGORITHM, SIGNATURE_VERSION, type WebhookSigner } from "./signer.js";
 
 /** The delivery contract's version (`X-Turnkey-Webhook-Version`). */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DataWriter } from "../engine/data.js";
+import { DataWriter } from "../model/data.js";
 import type {
   ClaimOptions,
   ListOptions,

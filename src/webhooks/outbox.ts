@@ -7,9 +7,9 @@
  */
 
 import { sendStatusWebhookBody } from "../chains/send-status.js";
-import { type DataReader, type DataWriter, WEBHOOK_QUEUE_SCOPE } from "../engine/data.js";
-import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueRecord } from "../engine/records.js";
-import { renderActivity } from "../engine/render.js";
+import { type DataReader, type DataWriter, WEBHOOK_QUEUE_SCOPE } from "../model/data.js";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueRecord } from "../model/records.js";
+import { renderActivity } from "../model/render.js";
 import {
   ACTIVITY_UPDATES,
   activityUpdateTargets,

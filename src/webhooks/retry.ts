@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { RandomSource } from "../engine/random.js";
+import type { RandomSource } from "../model/random.js";
 import type { WebhookPostOutcome } from "./transport.js";
 
 /** How deliveries are made and retried. */

@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { DataReader } from "../engine/data.js";
-import type { Clock, RandomSource } from "../engine/random.js";
-import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../engine/records.js";
-import type { SecretVault } from "../engine/secrets.js";
-import { invalidArgument } from "../errors.js";
+
+import { invalidArgument } from "../common/errors.js";
+import type { SecretVault } from "../keys/secrets.js";
+import { DataReader } from "../model/data.js";
+import type { Clock, RandomSource } from "../model/random.js";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../model/records.js";
 import type { Store } from "../storage/store.js";
 import { WebhookDispatcher } from "./dispatcher.js";
 import { OutboxStore } from "./outbox-store.js";

@@ -11,10 +11,10 @@
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { CustodyError, invalidArgument } from "../common/errors.js";
 import { bytesToHex, concatBytes, encodeBase64Url, utf8ToBytes } from "../crypto/bytes.js";
-import type { RandomSource } from "../engine/random.js";
-import type { SecretVault } from "../engine/secrets.js";
-import { CustodyError, invalidArgument } from "../errors.js";
+import type { SecretVault } from "../keys/secrets.js";
+import type { RandomSource } from "../model/random.js";
 import type { Store } from "../storage/store.js";
 
 const SIGNING_KEY_RECORD = "webhooks.signingKey";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { DataReader } from "../engine/data.js";
-import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from "../engine/records.js";
+import type { DataReader } from "../model/data.js";
+import type { OrganizationRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from "../model/records.js";
 
 /** The organization feature whose value is a webhook URL (the pre-endpoint way to receive activities). */
 export const WEBHOOK_FEATURE = "FEATURE_NAME_WEBHOOK";

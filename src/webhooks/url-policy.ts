@@ -11,7 +11,7 @@
  * @module
  */
 import { BlockList, isIP } from "node:net";
-import { CustodyError } from "../errors.js";
+import { CustodyError } from "../common/errors.js";
 
 /** How strict the URL rules are. */
 export interface WebhookUrlRules {

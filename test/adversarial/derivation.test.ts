@@ -6,8 +6,8 @@
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyCache } from "../../src/engine/key-cache.js";
 import type { CustodyEngine } from "../../src/index.js";
+import { KeyCache } from "../../src/keys/key-cache.js";
 import { MAX_DERIVED_NODES_PER_REQUEST, MAX_PATH_LEVELS } from "../../src/operations/wallets.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { type ApiKeyPair, engineWithOrganization } from "../support/engine.js";

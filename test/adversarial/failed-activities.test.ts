@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { REDACTED } from "../../src/engine/failed-activity.js";
+import { REDACTED } from "../../src/engine/pipeline/failed-activity.js";
 import { CustodyEngine, CustodyError } from "../../src/index.js";
 import { FileStore } from "../../src/storage/file/index.js";
 import { p256KeyPair } from "../support/engine.js";

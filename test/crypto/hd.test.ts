@@ -5,6 +5,7 @@ import { deriveEd25519Path } from "@ton/crypto";
 import fc from "fast-check";
 import { HDKey as Slip10HDKey } from "micro-key-producer/slip10.js";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../src/common/errors.js";
 import { bytesToHex, hexToBytes } from "../../src/crypto/bytes.js";
 import {
   assertValidMnemonic,
@@ -23,7 +24,6 @@ import {
   validateMnemonic,
   wipeNode,
 } from "../../src/crypto/hd/index.js";
-import { CustodyError } from "../../src/errors.js";
 
 interface TrezorVectors {
   passphrase: string;

@@ -15,11 +15,11 @@ import {
 import { OPERATIONS } from "../../src/index.js";
 
 describe("generated operation docs", () => {
-  it("src/engine/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
+  it("src/engine/generated/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
     expect(readFileSync(METHODS_FILE, "utf8")).toBe(renderOperationMethods());
   });
 
-  it("src/http/hosted-api-paths.ts lists the hosted API's paths (npm run generate:operations)", () => {
+  it("src/http/generated/hosted-api-paths.ts lists the hosted API's paths (npm run generate:operations)", () => {
     expect(readFileSync(HOSTED_PATHS_FILE, "utf8")).toBe(renderHostedApiPaths());
   });
 

@@ -5,18 +5,18 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { DataReader } from "../../src/engine/data.js";
-import { decideActivity } from "../../src/engine/decision.js";
+import { defineActivity, type PolicyTargetData, type PolicyTargets } from "../../src/contract/operation.js";
+import { privateKeyPolicyData, walletAccountTarget } from "../../src/domain/policy-targets.js";
+import { decideActivity } from "../../src/engine/decisions/decision.js";
 import {
   activityKind,
   buildPolicyContexts,
   exposedParameters,
   isSeveralContexts,
-} from "../../src/engine/policy-context.js";
-import { privateKeyPolicyData, walletAccountTarget } from "../../src/engine/policy-targets.js";
-import type { VoteRecord } from "../../src/engine/records.js";
+} from "../../src/engine/decisions/policy-context.js";
 import type { CustodyEngine } from "../../src/index.js";
-import { defineActivity, type PolicyTargetData, type PolicyTargets } from "../../src/operations/define.js";
+import { DataReader } from "../../src/model/data.js";
+import type { VoteRecord } from "../../src/model/records.js";
 import { consensusCouldCount } from "../../src/policy/index.js";
 import type { PolicyContext } from "../../src/policy/types.js";
 import { addPolicy, type Member, organizationWithMembers, tagUsers, walletParameters } from "../support/consensus.js";

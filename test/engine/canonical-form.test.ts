@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalForm } from "../../src/engine/canonical-json.js";
+import { canonicalForm } from "../../src/model/canonical-json.js";
 
 /** Stringify with keys sorted at every level: the canonical text, for keys that are not array indices. */
 function sortedStringify(value: unknown): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IdGenerator } from "../../src/engine/ids.js";
+import { IdGenerator } from "../../src/model/ids.js";
 
 /** RFC 9562 UUIDv7: 48-bit Unix milliseconds, version 7, the 10 variant, lowercase hex in 8-4-4-4-12 groups. */
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -5,8 +5,8 @@
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { describe, expect, it } from "vitest";
-import { KeyCache } from "../../src/engine/key-cache.js";
 import { CustodyEngine, CustodyError, operationByUrlPath } from "../../src/index.js";
+import { KeyCache } from "../../src/keys/key-cache.js";
 import { addPolicy, organizationWithMembers, walletParameters } from "../support/consensus.js";
 import { engineWithOrganization, p256KeyPair } from "../support/engine.js";
 

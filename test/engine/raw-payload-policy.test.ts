@@ -3,7 +3,7 @@
  * sees of a document, and that a payload it cannot read shows nothing.
  */
 import { describe, expect, it } from "vitest";
-import { rawPayloadPolicyData } from "../../src/engine/raw-payload-policy.js";
+import { rawPayloadPolicyData } from "../../src/domain/raw-payload-policy.js";
 
 const PERMIT2 = {
   types: {

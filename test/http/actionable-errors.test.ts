@@ -5,7 +5,7 @@
  */
 import { Turnkey, TurnkeyRequestError } from "@turnkey/sdk-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOSTED_API_PATHS } from "../../src/http/hosted-api-paths.js";
+import { HOSTED_API_PATHS } from "../../src/http/generated/hosted-api-paths.js";
 import { OPERATIONS, urlPathOf } from "../../src/index.js";
 import { createTestOrganization, generateApiKeyPair, stampWithApiKey } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { WebauthnRelyingParty } from "../../src/auth/relying-party.js";
-import { DataReader, DataWriter } from "../../src/engine/data.js";
-import type { OrganizationRecord } from "../../src/engine/records.js";
 import { CustodyError, MemoryStore } from "../../src/index.js";
+import { DataReader, DataWriter } from "../../src/model/data.js";
+import type { OrganizationRecord } from "../../src/model/records.js";
 
 function organization(id: string, parent: string | null, origins?: string): OrganizationRecord {
   return {

@@ -5,8 +5,8 @@
  */
 import { generateP256KeyPair } from "@turnkey/crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { addressRecordId, INDEX } from "../../src/engine/data.js";
-import { KeyCache } from "../../src/engine/key-cache.js";
+import { KeyCache } from "../../src/keys/key-cache.js";
+import { addressRecordId, INDEX } from "../../src/model/data.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 

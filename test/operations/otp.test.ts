@@ -12,8 +12,8 @@ import {
   verifyOtpVerificationToken,
 } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { MAX_OTP_ATTEMPTS } from "../../src/domain/otp-codes.js";
 import type { CustodyEngine } from "../../src/index.js";
-import { MAX_OTP_ATTEMPTS } from "../../src/operations/otp-codes.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 

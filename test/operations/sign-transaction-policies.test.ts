@@ -19,7 +19,7 @@ import {
 } from "viem";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/index.js";
-import type { Activity } from "../../src/wire/types.js";
+import type { Activity } from "../../src/model/wire-types.js";
 import { addPolicy, organizationWithMembers, tagUsers, walletParameters } from "../support/consensus.js";
 import cases from "../vectors/policy/policy-cases.sample.json" with { type: "json" };
 

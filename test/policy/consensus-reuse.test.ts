@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import { compileExpression, PolicyRun } from "../../src/policy/compiled.js";
 import { compileNode, MAX_EVALUATION_STEPS } from "../../src/policy/evaluator.js";
 import { markImmutable } from "../../src/policy/immutable-inputs.js";

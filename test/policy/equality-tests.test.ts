@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import { compileExpression, PolicyRun } from "../../src/policy/compiled.js";
 import type { FieldCache } from "../../src/policy/equality-tests.js";
 import { compileNode, MAX_EVALUATION_STEPS } from "../../src/policy/evaluator.js";

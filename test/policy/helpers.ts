@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import type { PolicyContext } from "../../src/policy/index.js";
 
 export const SUBMITTER = "0fd630f1-f29d-4da9-953f-48f1a09f76b5";

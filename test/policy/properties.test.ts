@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import {
   conditionFromSelectors,
   decide,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import { validatePolicyExpressions } from "../../src/policy/index.js";
 import { expectFailure } from "./helpers.js";
 import { loadSampleCases } from "./sample-cases.js";

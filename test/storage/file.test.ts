@@ -3,7 +3,7 @@ import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, truncate, write
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { CustodyError } from "../../src/errors.js";
+import { CustodyError } from "../../src/common/errors.js";
 import { FILES, HEADER_BYTES, readFrame } from "../../src/storage/file/format.js";
 import { FileStore, type FileStoreOptions } from "../../src/storage/file/index.js";
 import { EARLY_FLUSH_COMMITS } from "../../src/storage/file/journal.js";

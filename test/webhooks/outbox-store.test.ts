@@ -4,9 +4,9 @@
  * a commit that queued something.
  */
 import { describe, expect, it } from "vitest";
-import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../../src/engine/data.js";
-import type { ActivityRecord, OrganizationRecord } from "../../src/engine/records.js";
 import { MemoryStore } from "../../src/index.js";
+import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../../src/model/data.js";
+import type { ActivityRecord, OrganizationRecord } from "../../src/model/records.js";
 import { OutboxStore } from "../../src/webhooks/outbox-store.js";
 
 const NOW = Date.UTC(2026, 0, 1);

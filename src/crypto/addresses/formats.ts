@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 
 /** Every `v1Curve` value of the public API. */
 export const CURVES = ["CURVE_SECP256K1", "CURVE_ED25519", "CURVE_P256"] as const;

@@ -7,7 +7,7 @@
  * @module
  */
 import { p256 } from "@noble/curves/nist.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bytesToHex } from "../bytes.js";
 import { type AddressFormat, isSupportedAddressFormat, unsupportedAddressFormat } from "./formats.js";
 

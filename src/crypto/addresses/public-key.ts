@@ -6,7 +6,7 @@
  */
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bytesToHex } from "../bytes.js";
 import type { HdCurve } from "./formats.js";
 

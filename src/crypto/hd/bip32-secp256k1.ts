@@ -13,7 +13,7 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha512 } from "@noble/hashes/sha2.js";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { utf8ToBytes } from "../bytes.js";
 
 const { Point } = secp256k1;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 import { type Curve, type HdCurve, isHdCurve } from "../addresses/formats.js";
 import type { Secp256k1PublicKey } from "../addresses/public-key.js";
 import { type Secp256k1Node, secp256k1ChildNode, secp256k1MasterNode } from "./bip32-secp256k1.js";

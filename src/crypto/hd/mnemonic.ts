@@ -9,7 +9,7 @@
 import { pbkdf2Sync } from "node:crypto";
 import { entropyToMnemonic, validateMnemonic as validateWithWordlist } from "@scure/bip39";
 import { wordlist as english } from "@scure/bip39/wordlists/english.js";
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 
 /** The mnemonic lengths BIP39 defines (Turnkey's `mnemonicLength`). */
 export const MNEMONIC_LENGTHS = [12, 15, 18, 21, 24] as const;

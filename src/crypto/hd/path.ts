@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 
 /** Offset of hardened child indices (2^31). */
 export const HARDENED_OFFSET = 0x80000000;

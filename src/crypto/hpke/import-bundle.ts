@@ -6,7 +6,7 @@
  * @module
  */
 import { p256 } from "@noble/curves/nist.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { signEnclaveBundle } from "./enclave-bundle.js";
 import { assertP256PrivateKey, p256PublicKeyOf, toUncompressedP256 } from "./p256-keys.js";

@@ -6,7 +6,7 @@
  * @module
  */
 import { p256 } from "@noble/curves/nist.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 
 /** Bytes of an uncompressed SEC1 P-256 point (`04 ‖ x ‖ y`). */

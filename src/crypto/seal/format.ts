@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 import { decodeBase64Url, encodeBase64Url } from "../bytes.js";
 
 /** The format version this build writes and reads. */

@@ -9,7 +9,7 @@ import { gcm } from "@noble/ciphers/aes.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes as systemRandomBytes } from "@noble/hashes/utils.js";
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 import { bytesEqual, concatBytes, utf8ToBytes } from "../bytes.js";
 import type { RandomBytes } from "../hpke/index.js";
 import {

@@ -19,7 +19,7 @@
  * @module
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { concatBytes, hexToBytes, utf8ToBytes } from "../bytes.js";
 import type { TypedDataDocument } from "./eip712.js";
 import { isJsonObject } from "./json.js";

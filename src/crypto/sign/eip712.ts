@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { typedDataDigest } from "./eip712-digest.js";
 import { isJsonObject, parsePayloadJson } from "./json.js";
 import { signSecp256k1Recovered } from "./secp256k1-ecdsa.js";

@@ -7,7 +7,7 @@
  * @module
  */
 import { authorization } from "micro-eth-signer";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { isJsonObject, parsePayloadJson } from "./json.js";
 
 const WHAT = "an EIP-7702 authorization {address, chainId, nonce}";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 
 /** Every `v1PayloadEncoding` value: how the `payload` string becomes the bytes (or document) to sign. */
 export const PAYLOAD_ENCODINGS = [

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { MAX_JSON_DEPTH } from "./limits.js";
 
 const OPEN_BRACE = 0x7b;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { parseHex, utf8ToBytes } from "../bytes.js";
 import { parseTypedData, type TypedDataDocument } from "./eip712.js";
 import { authorizationDigest } from "./eip7702.js";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { typedDataDigest } from "./eip712-digest.js";
 import type { HashFunction, PayloadEncoding, SigningCurve } from "./enums.js";
 import { type PayloadFields, payloadFields } from "./fields.js";

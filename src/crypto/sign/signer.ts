@@ -18,7 +18,7 @@ import { createPrivateKey, type KeyObject, sign as nodeSign } from "node:crypto"
 import { p256 } from "@noble/curves/nist.js";
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { taprootTweakPrivKey } from "@scure/btc-signer/utils.js";
-import { type CustodyError, invalidArgument } from "../../errors.js";
+import { type CustodyError, invalidArgument } from "../../common/errors.js";
 import { hexToBytes } from "../bytes.js";
 import { signTypedData } from "./eip712.js";
 import type { SigningCurve } from "./enums.js";

@@ -1,4 +1,4 @@
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 
 /**
  * The refusal for a stamp header that cannot be read: 401 with Turnkey's message, whichever header it was

@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bareHexToBytes } from "./hex.js";
 import type { ApiKeyCurve } from "./schemes.js";
 

@@ -12,7 +12,7 @@
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { OutScript, p2pkh, p2sh, p2wpkh, SigHash, type Transaction } from "@scure/btc-signer";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import { bytesEqual, concatBytes } from "../bytes.js";
 import type { PreparedSigner } from "../sign/signer.js";
 

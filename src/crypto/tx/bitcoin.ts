@@ -16,7 +16,7 @@
  */
 import { base64 } from "@scure/base";
 import { Address, OutScript, Transaction } from "@scure/btc-signer";
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 import type { PolicyData } from "../../policy/types.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";

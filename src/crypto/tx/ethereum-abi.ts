@@ -10,7 +10,7 @@
  * @module
  */
 import { Decoder } from "micro-eth-signer/abi.js";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex } from "../bytes.js";
 

@@ -17,7 +17,7 @@
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addr, Transaction, type TxType } from "micro-eth-signer";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { decodeCall } from "./ethereum-abi.js";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { bitcoinCodec } from "./bitcoin.js";
 import { ethereumCodec } from "./ethereum.js";
 import { solanaCodec } from "./solana.js";

@@ -18,7 +18,7 @@ import {
   getCompiledTransactionMessageEncoder,
 } from "@solana/transaction-messages";
 import { getTransactionDecoder, getTransactionEncoder } from "@solana/transactions";
-import { CustodyError, invalidArgument } from "../../errors.js";
+import { CustodyError, invalidArgument } from "../../common/errors.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { type CompiledSolanaMessage, solanaPolicyTransaction } from "./solana-policy.js";
 import type { ParsedTransaction, TransactionCodec, TransactionSigningKey } from "./types.js";

@@ -19,7 +19,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import type { IConversionOptions } from "protobufjs";
-import { invalidArgument } from "../../errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex, concatBytes, decodeUtf8Strict, hexToBytes, parseHex } from "../bytes.js";
 import { DECODED_CONTRACTS, TRON_PROTOCOL } from "./tron-schema.js";

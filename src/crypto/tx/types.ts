@@ -15,7 +15,7 @@
  *
  * @module
  */
-import type { PolicyTargetData } from "../../operations/define.js";
+import type { PolicyTargetData } from "../../contract/operation.js";
 import type { PreparedSigner } from "../sign/signer.js";
 
 /** The transaction types of the public API (swagger `v1TransactionType`), in its order. */

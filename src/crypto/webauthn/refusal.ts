@@ -1,4 +1,4 @@
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 
 /** Why a WebAuthn registration or assertion was refused. Stable strings: they reach error details and logs. */
 export type WebauthnRefusalReason =

@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import type { DevRoute } from "../handler.js";
 import { CONSOLE_COOKIE, fromLoopback, presentedToken } from "./access.js";
 import { type Html, html, markup } from "./html.js";

@@ -6,9 +6,9 @@
  * @module
  */
 import type { CustodyEngine } from "../../engine/engine.js";
-import type { DecisionExplanation } from "../../engine/explain.js";
-import type { WebhookDeliveryRecord } from "../../engine/records.js";
-import type { Activity } from "../../wire/types.js";
+import type { DecisionExplanation } from "../../engine/pipeline/explain.js";
+import type { WebhookDeliveryRecord } from "../../model/records.js";
+import type { Activity } from "../../model/wire-types.js";
 import { type Html, html } from "./html.js";
 
 /**

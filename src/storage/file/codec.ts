@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import type { Change } from "../memory.js";
 import type { Placement, StoredRecord } from "../store.js";
 import { corrupt } from "./format.js";

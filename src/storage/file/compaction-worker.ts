@@ -6,7 +6,7 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { compact } from "./compaction.js";
 import type { CompactionAnswer, CompactionJob } from "./compactor.js";
 

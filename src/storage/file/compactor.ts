@@ -9,8 +9,8 @@
  * @module
  */
 import { Worker } from "node:worker_threads";
-import { CustodyError, type ErrorCode, type ErrorDetails } from "../../errors.js";
-import { workerEntry } from "../../worker-entry.js";
+import { CustodyError, type ErrorCode, type ErrorDetails } from "../../common/errors.js";
+import { workerEntry } from "../../common/worker-entry.js";
 import { compact } from "./compaction.js";
 
 /** A compaction asked of the thread. */

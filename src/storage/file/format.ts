@@ -11,7 +11,7 @@
  * @module
  */
 import { crc32 } from "node:zlib";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 
 /** The format version this code writes. Files with a higher version are refused, lower ones would be migrated. */
 export const FORMAT_VERSION = 1;

@@ -23,7 +23,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { STORE_FILE_MODE, syncDirectory, writeAll } from "./files.js";
 import { encodeFrame, encodeHeader, FILES, HEADER_BYTES, JOURNAL_MAGIC } from "./format.js";
 

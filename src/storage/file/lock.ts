@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { link, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { STORE_FILE_MODE } from "./files.js";
 import { FILES } from "./format.js";
 

@@ -16,7 +16,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { ProcessLeases } from "../leases.js";
 import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import type { SqlSession } from "./client.js";
 
 /** A migration: its version and the statements that bring the schema from the previous version to it. */

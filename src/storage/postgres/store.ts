@@ -4,7 +4,7 @@
  * @module
  */
 import pg from "pg";
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import { checkClaim } from "../leases.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { type SqlPool, type SqlSession, withSession } from "./client.js";

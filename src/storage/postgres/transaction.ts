@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { CustodyError } from "../../errors.js";
+import { CustodyError } from "../../common/errors.js";
 import {
   type ListOptions,
   type Placement,

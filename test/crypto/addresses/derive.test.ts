@@ -1,6 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import {
   ADDRESS_FORMAT_SPECS,
   type AddressFormat,
@@ -10,7 +11,6 @@ import {
   SUPPORTED_ADDRESS_FORMATS,
 } from "../../../src/crypto/addresses/index.js";
 import { bytesToHex } from "../../../src/crypto/bytes.js";
-import { CustodyError } from "../../../src/errors.js";
 
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
 const SECP_COMPRESSED = secp256k1.getPublicKey(SECRET, true);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import {
   ADDRESS_FORMAT_SPECS,
   ADDRESS_FORMATS,
@@ -12,7 +13,6 @@ import {
   SUPPORTED_ADDRESS_FORMATS,
   type SupportedAddressFormat,
 } from "../../../src/crypto/addresses/index.js";
-import { CustodyError } from "../../../src/errors.js";
 
 const swagger = JSON.parse(
   readFileSync(new URL("../../vectors/reference/public_api.swagger.json", import.meta.url), "utf8"),

@@ -2,9 +2,9 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import { decryptCredentialBundle, generateP256KeyPair } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex, hexToBytes } from "../../../src/crypto/bytes.js";
 import { encryptCredentialBundle } from "../../../src/crypto/hpke/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { seededRandomBytes } from "./seeded-random.js";
 
 const apiPrivateKey = hexToBytes("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721");

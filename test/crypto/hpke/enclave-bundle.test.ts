@@ -1,9 +1,9 @@
 import { p256 } from "@noble/curves/nist.js";
 import { verifyStampSignature } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import { enclaveQuorumPublicKey, signEnclaveBundle } from "../../../src/crypto/hpke/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { seededRandomBytes } from "./seeded-random.js";
 
 const signerPrivateKey = p256.utils.randomSecretKey(seededRandomBytes("signer")(48));

@@ -3,9 +3,9 @@ import { p256 } from "@noble/curves/nist.js";
 import { base58 } from "@scure/base";
 import { decryptExportBundle, generateP256KeyPair } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex, hexToBytes, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import { enclaveQuorumPublicKey, encryptExportBundle } from "../../../src/crypto/hpke/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { seededRandomBytes } from "./seeded-random.js";
 
 const organizationId = "7b4e2a3c-0000-4000-8000-000000000001";

@@ -3,9 +3,9 @@ import { p256 } from "@noble/curves/nist.js";
 import { base58 } from "@scure/base";
 import { encryptPrivateKeyToBundle, encryptWalletToBundle } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex, hexToBytes } from "../../../src/crypto/bytes.js";
 import { createImportTarget, decryptImportBundle, enclaveQuorumPublicKey } from "../../../src/crypto/hpke/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { seededRandomBytes } from "./seeded-random.js";
 
 const organizationId = "org-import";

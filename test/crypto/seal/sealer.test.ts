@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex, decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import { createSealer, SEAL_FORMAT_VERSION } from "../../../src/crypto/seal/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { seededRandomBytes } from "../hpke/seeded-random.js";
 
 const kek = seededRandomBytes("kek")(32);

@@ -5,7 +5,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { expect } from "vitest";
-import { CustodyError } from "../../../src/errors.js";
+import { CustodyError } from "../../../src/common/errors.js";
 
 /** A secp256k1 key with its public key and Ethereum address (computed by viem). */
 export function secp256k1Key(seedByte: number) {

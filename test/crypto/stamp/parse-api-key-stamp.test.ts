@@ -1,9 +1,9 @@
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { generateP256KeyPair } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { encodeBase64Url, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import { parseApiKeyStamp } from "../../../src/crypto/stamp/index.js";
-import { CustodyError } from "../../../src/errors.js";
 
 const MEMBERS = {
   publicKey: "02a1b2c3",

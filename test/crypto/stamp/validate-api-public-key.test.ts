@@ -3,9 +3,9 @@ import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { generateP256KeyPair } from "@turnkey/crypto";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { bytesToHex } from "../../../src/crypto/bytes.js";
 import { type ApiKeyCurve, validateApiPublicKey } from "../../../src/crypto/stamp/index.js";
-import { CustodyError } from "../../../src/errors.js";
 
 const FIELD = "parameters.apiKeys[0].publicKey";
 

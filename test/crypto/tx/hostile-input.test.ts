@@ -9,9 +9,9 @@ import { PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import fc from "fast-check";
 import { utils as tronUtils } from "tronweb";
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { prepareSigner } from "../../../src/crypto/sign/index.js";
 import { type TransactionType, transactionCodec } from "../../../src/crypto/tx/index.js";
-import { CustodyError } from "../../../src/errors.js";
 import { bitcoin, unsignedPsbt } from "../../support/bitcoin.js";
 
 const FIELD = "parameters.unsignedTransaction";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CustodyError } from "../../../src/common/errors.js";
 import { encodeBase64Url, utf8ToBytes } from "../../../src/crypto/bytes.js";
 import { parseWebauthnStamp } from "../../../src/crypto/webauthn/index.js";
-import { CustodyError } from "../../../src/errors.js";
 
 const MEMBERS = {
   authenticatorData: encodeBase64Url(Uint8Array.of(1, 2, 3)),

@@ -1,0 +1,95 @@
+/**
+ * What a raw-payload signing activity shows policies about its payload (policy-language spec §2):
+ * `eth.eip_712` for `PAYLOAD_ENCODING_EIP712` (`primary_type`, `domain`, `message`) and
+ * `eth.eip_7702_authorization` for `PAYLOAD_ENCODING_EIP7702_AUTHORIZATION` (`address`, `chain_id`, `nonce`).
+ *
+ * Values are the signed ones: only members the document's types declare are shown (the signer refuses any
+ * other), addresses and hex bytes in lowercase (spec decision 6, and Turnkey's gas-station policy builder
+ * lowercases the addresses it writes), and other message values keep their JSON type (decision 8: the
+ * decimal string viem sends for a uint256 stays a string, as the builder's `message['value'] == '0'` expects).
+ * Absent domain members read as `''` or `0`, as the spec's Permit2 case shows `version: ''`.
+ *
+ * A payload that cannot be parsed shows nothing: the handler then refuses it with `INVALID_ARGUMENT`.
+ * `sign_raw_payloads` shows the keyword only for a batch of one, since one keyword cannot stand for several
+ * documents and showing one of them would let the others pass unseen.
+ *
+ * @module
+ */
+
+import type { PolicyTargetData } from "../contract/operation.js";
+import {
+  type PayloadEncoding,
+  parseAuthorization,
+  parseTypedData,
+  type TypedDataDocument,
+} from "../crypto/sign/index.js";
+import type { PolicyData } from "../policy/types.js";
+
+const ARRAY_SUFFIX = /\[[0-9]*\]$/;
+const HEX_TYPE = /^(?:address|bytes[0-9]*)$/;
+const UNSIGNED = /^(?:0|[1-9][0-9]*|0x[0-9a-fA-F]+)$/;
+
+/** The `eth` keyword of a raw-payload signing activity, or nothing when its payloads show none. */
+export function rawPayloadPolicyData(encoding: PayloadEncoding, payloads: readonly string[]): PolicyTargetData {
+  const [payload] = payloads;
+  if (payload === undefined || payloads.length !== 1) return {};
+  try {
+    if (encoding === "PAYLOAD_ENCODING_EIP712") {
+      return { eth: { eip_712: typedDataPolicyData(parseTypedData(payload, "payload")) } };
+    }
+    if (encoding === "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION") {
+      const { address, chainId, nonce } = parseAuthorization(payload, "payload");
+      return { eth: { eip_7702_authorization: { address: address.toLowerCase(), chain_id: chainId, nonce } } };
+    }
+  } catch {
+    // Malformed: the handler reports it, naming the field.
+  }
+  return {};
+}
+
+/** `eth.eip_712`: the primary type, the domain's four named members and the message as its types read it. */
+function typedDataPolicyData(doc: TypedDataDocument): PolicyData {
+  const { domain } = doc;
+  return {
+    primary_type: doc.primaryType,
+    domain: {
+      name: typeof domain.name === "string" ? domain.name : "",
+      version: typeof domain.version === "string" ? domain.version : "",
+      chain_id: unsignedOrZero(domain.chainId),
+      verifying_contract: typeof domain.verifyingContract === "string" ? domain.verifyingContract.toLowerCase() : "",
+    },
+    message: doc.primaryType === "EIP712Domain" ? {} : structValue(doc.types, doc.primaryType, doc.message),
+  };
+}
+
+/** A JSON number or a decimal or hex string as a BigInt; anything else (or absence) as 0. */
+function unsignedOrZero(value: unknown): bigint {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === "string" && UNSIGNED.test(value)) return BigInt(value);
+  return 0n;
+}
+
+/** The declared members of a struct value, each read by its type. */
+function structValue(types: Record<string, unknown>, type: string, value: unknown): PolicyData {
+  const members = types[type];
+  if (!Array.isArray(members) || typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const given = value as Record<string, unknown>;
+  const out: Record<string, PolicyData> = {};
+  for (const member of members as { name?: unknown; type?: unknown }[]) {
+    if (typeof member.name !== "string" || typeof member.type !== "string") continue;
+    if (!Object.hasOwn(given, member.name)) continue;
+    out[member.name] = fieldValue(types, member.type, given[member.name]);
+  }
+  return out;
+}
+
+function fieldValue(types: Record<string, unknown>, type: string, value: unknown): PolicyData {
+  if (ARRAY_SUFFIX.test(type)) {
+    const item = type.replace(ARRAY_SUFFIX, "");
+    return Array.isArray(value) ? value.map((element) => fieldValue(types, item, element)) : [];
+  }
+  if (Object.hasOwn(types, type)) return structValue(types, type, value);
+  if (HEX_TYPE.test(type) && typeof value === "string") return value.toLowerCase();
+  // JSON scalars as given: the signer refuses any that do not fit their type.
+  return typeof value === "object" ? null : (value as PolicyData);
+}

@@ -1,0 +1,273 @@
+/**
+ * Votes on a pending activity: `approve_activity` and `reject_activity` name their target by fingerprint
+ * (policy-language spec §3 "Votes", decisions 13–15; wire spec §4 "approve/reject").
+ *
+ * A vote is refused, changing nothing, when the target is not pending, when a vote of the voter still
+ * counts, or when neither the root quorum nor a consensus the current policies leave open could count the
+ * voter (`pending.ts`). An accepted approval re-runs the decision with the votes of the open consensus
+ * window, against the current users and policies: ALLOW runs the target's handler in the same transaction
+ * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is recorded as an activity of its own, and the answer is the
+ * target activity as it now stands.
+ *
+ * @module
+ */
+import * as v from "valibot";
+import { assertCredentialCurrent } from "../../auth/credential-state.js";
+import { CustodyError } from "../../common/errors.js";
+import { actingOrganization } from "../../model/access.js";
+import type { DataReader } from "../../model/data.js";
+import { DataWriter } from "../../model/data.js";
+import type { Principal } from "../../model/principal.js";
+import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "../../model/records.js";
+import { renderActivity } from "../../model/render.js";
+import type { ActivityResponse } from "../../model/wire-types.js";
+import { type ActivityDecision, denialError, evaluationRecord } from "../decisions/decision.js";
+import { policyCredentialOf } from "../decisions/policy-context.js";
+import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
+import { failedActivity } from "./failed-activity.js";
+import { consensusWindow, decidePending, type TargetRequest, targetRequest, voterCanCount } from "./pending.js";
+import type { AcceptedSubmission, PipelineCore } from "./submit.js";
+
+/** The target's handler failed: its writes are rolled back with the transaction, then the failure is recorded. */
+class TargetHandlerFailed extends Error {
+  constructor(readonly error: CustodyError) {
+    super(error.message);
+  }
+}
+
+/** Casts one vote. See the module comment. */
+export async function castVote(
+  core: PipelineCore,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+): Promise<ActivityResponse> {
+  try {
+    return await core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection));
+  } catch (thrown) {
+    if (!(thrown instanceof TargetHandlerFailed)) throw thrown;
+    return core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection, thrown.error));
+  }
+}
+
+/** The answer to a vote body seen before: its target as it now stands. */
+async function replayVote(
+  data: DataReader,
+  vote: ActivityRecord,
+  principal: Principal,
+  now: number,
+): Promise<ActivityResponse> {
+  await assertMayReplay(data, principal, vote);
+  const target = await findTarget(data, vote.organizationId, fingerprintOf(vote));
+  return { activity: await renderActivity(data, target, { userId: principal.userId, now }) };
+}
+
+const voteIntent = v.object({ fingerprint: v.string() });
+
+function fingerprintOf(vote: ActivityRecord): string {
+  return v.parse(voteIntent, Object.values(vote.intent)[0]).fingerprint;
+}
+
+async function findTarget(data: DataReader, organizationId: string, fingerprint: string): Promise<ActivityRecord> {
+  const targetId = await data.lookup("activityByFingerprint", fingerprint);
+  const target = targetId === undefined ? undefined : await data.get("activities", targetId);
+  // An activity of another organization is reported the same way as none at all.
+  if (!target || target.organizationId !== organizationId) {
+    throw new CustodyError("NOT_FOUND", `no activity found with fingerprint ${fingerprint}`, {
+      field: "parameters.fingerprint",
+      reason: "ACTIVITY_NOT_FOUND",
+    });
+  }
+  return target;
+}
+
+function refuse(message: string, reason: string, target: ActivityRecord): CustodyError {
+  return new CustodyError("PERMISSION_DENIED", message, {
+    field: "parameters.fingerprint",
+    reason,
+    activityId: target.id,
+  });
+}
+
+async function applyVote(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+  handlerFailure?: CustodyError,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
+  const existingId = await data.lookup("activityByFingerprint", submission.fingerprint);
+  if (existingId !== undefined) {
+    return replayVote(data, await data.require("activities", existingId, "activity"), principal, now);
+  }
+  const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
+  const principalOrganization =
+    principal.organizationId === named.id
+      ? named
+      : await data.require("organizations", principal.organizationId, "organization");
+  const organization = actingOrganization(principal, named, principalOrganization, submission.operation.access);
+  await data.require("users", principal.userId, "user");
+  await assertCredentialCurrent(data, principal, now);
+  const { fingerprint } = v.parse(voteIntent, submission.parameters);
+  const target = await findTarget(data, organization.id, fingerprint);
+
+  if (target.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+    throw refuse(`activity ${target.id} is ${target.status} and takes no more votes`, "ACTIVITY_NOT_PENDING", target);
+  }
+  // A vote that expired with its consensus window may be cast again.
+  if (consensusWindow(target.votes, now).counting.some((vote) => vote.userId === principal.userId)) {
+    throw refuse(`user ${principal.userId} has already voted on activity ${target.id}`, "ALREADY_VOTED", target);
+  }
+  const vote = voteOf(principal, selection, submission.bodyText, core.ids.next(), now);
+  if (!(await voterCanCount(data, target, principal.userId, now, [policyCredentialOf(vote)]))) {
+    throw refuse(
+      `no root quorum or pending consensus of activity ${target.id} can count a vote from user ${principal.userId}`,
+      "VOTER_NOT_COUNTED",
+      target,
+    );
+  }
+
+  const votes = [...target.votes, vote];
+  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
+  // The submitter must still be able to act: a deleted user, or a key deleted or expired since it
+  // submitted, cannot have its queued work run by a later approval.
+  const submitter = await submitterOf(data, target)
+    .then(async (principal) => {
+      await assertCredentialCurrent(data, principal, now);
+      return principal;
+    })
+    .catch((error: unknown) => {
+      if (
+        error instanceof CustodyError &&
+        (error.details.reason === "SUBMITTER_NOT_FOUND" || error.code === "UNAUTHENTICATED")
+      ) {
+        return error;
+      }
+      throw error;
+    });
+  let updated: ActivityRecord;
+  let record: Parameters<typeof evaluationRecord>[0];
+  if (submitter instanceof CustodyError) {
+    // Nothing can run as a submitter who can no longer act: a rejection still ends the activity as REJECTED,
+    // and an approval ends it as FAILED, rather than leaving it pending for ever.
+    const rejected = selection === "VOTE_SELECTION_REJECTED";
+    updated = rejected
+      ? { ...voted, status: "ACTIVITY_STATUS_REJECTED" }
+      : failedActivity(voted, submitter.toRpcStatus());
+    record = {
+      outcome: rejected ? "REJECTED" : "DENY",
+      reason: rejected ? "REJECTED_BY_VOTE" : "SUBMITTER_CANNOT_ACT",
+      evaluations: [],
+      openConsensus: [],
+    };
+    return settle(core, data, submission, organization, target, updated, record, vote);
+  }
+  // Judged now, against the current users and policies, with the votes of the open consensus window.
+  const decision = await decidePending(
+    data,
+    target,
+    submitter,
+    consensusWindow(votes, now).counting,
+    now,
+    core.services,
+  );
+  record = decision;
+  if (selection === "VOTE_SELECTION_REJECTED") {
+    updated = { ...voted, status: "ACTIVITY_STATUS_REJECTED" };
+    record = rejection(decision);
+  } else if (decision.outcome === "ALLOW") {
+    const run = { ...(await targetRequest(target)), organization, submitter, now };
+    updated = await complete(core, data, voted, run, handlerFailure);
+  } else if (decision.outcome === "DENY") {
+    updated = failedActivity(voted, denialError(target, decision).toRpcStatus());
+  } else {
+    updated = voted;
+  }
+
+  return settle(core, data, submission, organization, target, updated, record, vote);
+}
+
+/** Records a vote's outcome: the updated target, the decision record, and the vote's own activity. */
+async function settle(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  organization: OrganizationRecord,
+  target: ActivityRecord,
+  updated: ActivityRecord,
+  record: Parameters<typeof evaluationRecord>[0],
+  vote: VoteRecord,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
+  await data.put("activities", updated);
+  await data.put(
+    "policyEvaluations",
+    evaluationRecord(record, { id: core.ids.next(), activity: target, voteId: vote.id, now }),
+  );
+  await data.put("activities", ownRecord(core, submission, organization, vote));
+  return { activity: await renderActivity(data, updated, { userId: principal.userId, now }) };
+}
+
+/** The decision record of a rejection: every policy that was still waiting for votes shows OUTCOME_REJECTED. */
+function rejection(decision: ActivityDecision): Parameters<typeof evaluationRecord>[0] {
+  const rejectedBy = new Set(decision.openConsensus.map((open) => open.policyId));
+  return {
+    outcome: "REJECTED",
+    reason: "REJECTED_BY_VOTE",
+    evaluations: decision.evaluations.map((evaluation) =>
+      evaluation.policyId !== undefined && rejectedBy.has(evaluation.policyId)
+        ? { ...evaluation, outcome: "OUTCOME_REJECTED" as const }
+        : evaluation,
+    ),
+    // Nothing is open any more: the rejection is final.
+    openConsensus: [],
+  };
+}
+
+/** Runs the target's handler for its submitter; a failure is thrown out so the transaction rolls back. */
+async function complete(
+  core: PipelineCore,
+  data: DataWriter,
+  voted: ActivityRecord,
+  run: TargetRequest & { organization: OrganizationRecord; submitter: Principal; now: number },
+  handlerFailure: CustodyError | undefined,
+): Promise<ActivityRecord> {
+  if (handlerFailure) return failedActivity(voted, handlerFailure.toRpcStatus());
+  let result: Record<string, unknown> | null;
+  try {
+    result = await execute(core, data, {
+      ...run,
+      principal: run.submitter,
+      activityId: voted.id,
+      fingerprint: voted.fingerprint,
+    });
+  } catch (error) {
+    throw new TargetHandlerFailed(asCustodyError(error));
+  }
+  return { ...voted, status: "ACTIVITY_STATUS_COMPLETED", result };
+}
+
+/** The vote's own activity: completed, with the voter's vote; its fingerprint makes the vote idempotent. */
+function ownRecord(
+  core: PipelineCore,
+  submission: AcceptedSubmission,
+  organization: OrganizationRecord,
+  vote: VoteRecord,
+): ActivityRecord {
+  const { version, now } = submission;
+  return {
+    id: core.ids.next(),
+    organizationId: organization.id,
+    status: "ACTIVITY_STATUS_COMPLETED",
+    type: version.type,
+    operation: submission.operation.path,
+    intent: { [version.intent]: submission.parameters },
+    result: null,
+    votes: [{ ...vote, id: core.ids.next() }],
+    fingerprint: submission.fingerprint,
+    timestampMs: submission.timestampMs,
+    failure: null,
+    createdAtMs: now,
+    updatedAtMs: now,
+  };
+}
