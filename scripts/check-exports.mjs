@@ -17,7 +17,10 @@ for (const [specifier, names] of Object.entries(expected)) {
   const esm = await import(specifier);
   const cjs = require(specifier);
   for (const name of names) {
-    for (const [kind, module] of [["import", esm], ["require", cjs]]) {
+    for (const [kind, module] of [
+      ["import", esm],
+      ["require", cjs],
+    ]) {
       if (module[name] === undefined) {
         console.error(`${kind}("${specifier}") lacks ${name}`);
         failures++;

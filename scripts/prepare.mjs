@@ -17,8 +17,7 @@ function newestMtime(path) {
   return newest;
 }
 
-const upToDate =
-  existsSync(STAMP) && statSync(STAMP).mtimeMs > Math.max(...INPUTS.filter(existsSync).map(newestMtime));
+const upToDate = existsSync(STAMP) && statSync(STAMP).mtimeMs > Math.max(...INPUTS.filter(existsSync).map(newestMtime));
 if (upToDate) {
   console.error("custodian: dist/ is newer than its sources; not rebuilding (npm run build forces it)");
 } else {
