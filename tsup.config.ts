@@ -5,7 +5,7 @@ export default defineConfig([
     // The library: ESM first, with a CJS build and declarations for both.
     entry: {
       index: "src/index.ts",
-      http: "src/http/index.ts",
+      http: "src/http.ts",
       policy: "src/policy/index.ts",
       file: "src/storage/file/index.ts",
       postgres: "src/storage/postgres/index.ts",

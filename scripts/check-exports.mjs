@@ -28,6 +28,20 @@ for (const [specifier, names] of Object.entries(expected)) {
     }
   }
 }
+// An error of one build is a CustodyError to the other: hosts mixing import and require catch either.
+{
+  const esm = await import("custodian");
+  const cjs = require("custodian");
+  for (const [made, judged, label] of [
+    [esm, cjs, "import's error to require's isCustodyError"],
+    [cjs, esm, "require's error to import's isCustodyError"],
+  ]) {
+    if (!judged.isCustodyError(new made.CustodyError("NOT_FOUND", "x"))) {
+      console.error(`isCustodyError: ${label} is not recognized`);
+      failures++;
+    }
+  }
+}
 const help = execFileSync(process.execPath, ["dist/cli.js", "--help"], { encoding: "utf8" });
 if (!help.includes("custodian serve")) {
   console.error("dist/cli.js --help does not print the usage");

@@ -1,6 +1,6 @@
 /**
  * Generates what documents the operation table, so it cannot drift from it:
- * - `src/engine/generated/operation-methods.ts`: the `OperationMethods` interface, one documented member per row
+ * - `src/engine/methods/generated/operation-methods.ts`: the `OperationMethods` interface, one documented member per row
  *   (TypeScript cannot attach per-row doc comments to a mapped type);
  * - the README's table of the operations custodian serves, and of the hosted API's operations it does not;
  * - `src/http/generated/hosted-api-paths.ts`: every path of the hosted API, so the adapter can tell an operation it
@@ -15,7 +15,7 @@ import type { Operation } from "../src/contract/operation.js";
 import { OPERATIONS, urlPathOf } from "../src/operations/table.js";
 
 const ROOT = new URL("../", import.meta.url);
-export const METHODS_FILE = new URL("src/engine/generated/operation-methods.ts", ROOT);
+export const METHODS_FILE = new URL("src/engine/methods/generated/operation-methods.ts", ROOT);
 export const README_FILE = new URL("README.md", ROOT);
 export const HOSTED_PATHS_FILE = new URL("src/http/generated/hosted-api-paths.ts", ROOT);
 const SWAGGER_FILE = new URL("test/vectors/reference/public_api.swagger.json", ROOT);
@@ -74,7 +74,7 @@ function docLines(operation: Operation, swagger: Map<string, SwaggerOperation>):
   return lines;
 }
 
-/** The text of `src/engine/generated/operation-methods.ts`. */
+/** The text of `src/engine/methods/generated/operation-methods.ts`. */
 export function renderOperationMethods(): string {
   const swagger = swaggerPaths();
   const members = rows.map((operation) => {
@@ -172,6 +172,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   writeFileSync(HOSTED_PATHS_FILE, renderHostedApiPaths());
   writeFileSync(README_FILE, readmeWithOperations(readFileSync(README_FILE, "utf8")));
   console.log(
-    "wrote src/engine/generated/operation-methods.ts, src/http/generated/hosted-api-paths.ts and the README's operation table",
+    "wrote src/engine/methods/generated/operation-methods.ts, src/http/generated/hosted-api-paths.ts and the README's operation table",
   );
 }

@@ -9,7 +9,7 @@ import { inspect } from "./cli/inspect.js";
 import { policyCommand } from "./cli/policy-check.js";
 import { serve } from "./cli/serve.js";
 import { UsageError } from "./cli/usage-error.js";
-import { CustodyError } from "./common/errors.js";
+import { isCustodyError } from "./common/errors.js";
 
 const USAGE = `usage: custodian <command> [options]
 
@@ -53,8 +53,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-  console.error(
-    `custodian: ${error instanceof CustodyError || error instanceof Error ? error.message : String(error)}`,
-  );
+  console.error(`custodian: ${isCustodyError(error) || error instanceof Error ? error.message : String(error)}`);
   process.exit(usage ? 2 : 1);
 });

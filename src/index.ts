@@ -8,7 +8,7 @@
  *
  * @module custodian
  */
-export type { SessionClaims, VerificationClaims } from "./auth/token-signer.js";
+export type { SessionClaims } from "./auth/token-signer.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
 export { ChainRpcError, ChainUnreachable } from "./chains/rpc.js";
 export {
@@ -41,7 +41,7 @@ export {
   type OutboxMessage,
   type OutgoingMessage,
 } from "./messages/outbox.js";
-export type { Principal, PrincipalInput, StampCredential } from "./model/principal.js";
+export type { Principal, PrincipalInput, StampCredential, VerificationClaims } from "./model/principal.js";
 export {
   type Clock,
   createSeededRandom,

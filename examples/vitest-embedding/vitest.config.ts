@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^custodian\/testing$/, replacement: source("testing/index.ts") },
-      { find: /^custodian\/http$/, replacement: source("http/index.ts") },
+      { find: /^custodian\/http$/, replacement: source("http.ts") },
       { find: /^custodian$/, replacement: source("index.ts") },
     ],
   },

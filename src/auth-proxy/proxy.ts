@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as v from "valibot";
-import { CustodyError, invalidArgument } from "../common/errors.js";
+import { CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { decodeBase64Url, decodeUtf8Strict } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { parseWith } from "../engine/pipeline/validate.js";
@@ -434,7 +434,7 @@ async function answer(
     }
     return json(200, await endpoint(proxy, body as Body), cors);
   } catch (error) {
-    if (error instanceof CustodyError) return failure(error, cors);
+    if (isCustodyError(error)) return failure(error, cors);
     proxy.options.onError?.(error);
     return failure(new CustodyError("INTERNAL", "internal error"), cors, 500);
   }

@@ -15,14 +15,14 @@
  * @module
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { CustodyError } from "../common/errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { bytesToHex, decodeBase64Url, decodeUtf8Strict, utf8ToBytes } from "../crypto/bytes.js";
 import { verifyApiKeySignature } from "../crypto/stamp/index.js";
 import { type DataReader, INDEX } from "../model/data.js";
-import type { Principal } from "../model/principal.js";
+import type { Principal, VerificationClaims } from "../model/principal.js";
 import type { OrganizationRecord, UserRecord } from "../model/records.js";
 import type { OidcVerifier } from "./oidc.js";
-import type { TokenSigner, VerificationClaims } from "./token-signer.js";
+import type { TokenSigner } from "./token-signer.js";
 
 const FIELD = "X-Stamp-Attested";
 const VERIFICATION_TOKEN = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN";
@@ -143,7 +143,7 @@ export async function authenticateAttested(data: DataReader, header: string, inp
     } catch (error) {
       throw new CustodyError(
         "UNAUTHENTICATED",
-        error instanceof CustodyError ? error.message : "invalid OIDC token",
+        isCustodyError(error) ? error.message : "invalid OIDC token",
         { field: FIELD, reason: "INVALID_OIDC_TOKEN" },
         { cause: error },
       );

@@ -15,7 +15,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from "jose";
-import { CustodyError, invalidArgument } from "../common/errors.js";
+import { CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 
 /** Where an issuer's signing keys come from, and which audiences (client ids) it may issue tokens for. */
 export type OidcIssuerConfig = ({ jwks: JSONWebKeySet } | { jwksUri: string }) & {
@@ -196,7 +196,7 @@ function pickAudience(aud: JWTPayload["aud"], allowed: readonly string[] | undef
 
 /** Maps jose's errors to custody errors a caller can act on. */
 function explain(error: unknown, field: string): CustodyError {
-  if (error instanceof CustodyError) return error;
+  if (isCustodyError(error)) return error;
   if (error instanceof errors.JWTExpired) return invalidToken("the token has expired", field, error);
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     return invalidToken("the signature does not verify with the issuer's keys", field, error);

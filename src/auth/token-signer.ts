@@ -18,6 +18,7 @@ import { CustodyError, invalidArgument } from "../common/errors.js";
 import { bytesToHex, decodeBase64Url, encodeBase64Url, utf8ToBytes } from "../crypto/bytes.js";
 import type { SecretVault } from "../keys/secrets.js";
 import { StoredP256Key } from "../keys/stored-p256-key.js";
+import type { VerificationClaims } from "../model/principal.js";
 import type { Store } from "../storage/store.js";
 
 const TOKEN_KEY = { record: "auth.tokenSignerKey", context: "engine:tokenSignerKey", name: "token signer" };
@@ -35,18 +36,6 @@ export interface SessionClaims {
   user_id: string;
   organization_id: string;
   session_profile_id?: string;
-}
-
-/** The claims of a verification token, as `verifyOtpVerificationToken` of `@turnkey/crypto` requires them. */
-export interface VerificationClaims {
-  id: string;
-  verification_type: string;
-  contact: string;
-  organization_id: string;
-  /** The client key bound at verification; `""` when the V1 verification named none. */
-  public_key: string;
-  /** Milliseconds since the epoch, as a decimal string (Turnkey's format, not JWT seconds). */
-  exp: string;
 }
 
 function tokenRefused(message: string, field: string, reason: string): CustodyError {

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { CustodyError } from "../common/errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { ChainRpcError, ChainUnreachable } from "./rpc.js";
 
 /** `error` from a chain call made to do `action` on `caip2`, as a `CustodyError`. */
 export function chainFailure(error: unknown, caip2: string, action: string, field?: string): CustodyError {
-  if (error instanceof CustodyError) return error;
+  if (isCustodyError(error)) return error;
   if (error instanceof ChainUnreachable) {
     return new CustodyError(
       "UNAVAILABLE",

@@ -1,61 +1,17 @@
 /**
  * Whether a broadcast transaction has landed, per chain family (the CAIP-2 namespace). A checker answers
  * undefined while the transaction is still waiting, or its final outcome. Chain errors propagate: the
- * tracker tries again on its next round.
+ * tracker tries again on its next round. One module per family implements it (`evm-inclusion.ts`,
+ * `solana-inclusion.ts`); the tracker holds the registry.
  *
  * @module
  */
 import type { SendTransactionStatusRecord } from "../model/records.js";
-import { revertDataOf, revertEntry } from "./evm-revert.js";
-import { EvmRpc } from "./evm-rpc.js";
 import type { ChainBackend } from "./registry.js";
-import { ChainRpcError } from "./rpc.js";
 import type { SendOutcome } from "./send-status.js";
-import { checkSolanaInclusion } from "./solana-inclusion.js";
 
 /** Looks up one send on its chain. */
 export type InclusionChecker = (
   backend: ChainBackend,
   record: SendTransactionStatusRecord,
 ) => Promise<SendOutcome | undefined>;
-
-/**
- * Why a mined EVM transaction reverted: it is replayed with `eth_call` on the state before its block (exact
- * for a transaction alone in its block, as on an automining devnet), and the node's revert data decoded.
- */
-async function evmRevert(rpc: EvmRpc, hash: string, blockNumber: bigint): Promise<Record<string, unknown>> {
-  const tx = await rpc.transaction(hash);
-  if (!tx) return revertEntry("", undefined);
-  try {
-    await rpc.call(tx, blockNumber > 0n ? blockNumber - 1n : blockNumber);
-  } catch (error) {
-    if (error instanceof ChainRpcError) return revertEntry(tx.to, revertDataOf(error.data));
-    throw error;
-  }
-  // The replay succeeded on the earlier state: the revert depended on its block's other transactions.
-  return revertEntry(tx.to, undefined);
-}
-
-export const checkEvmInclusion: InclusionChecker = async (backend, record) => {
-  const hash = record.eth?.txHash;
-  if (!hash) return undefined;
-  const rpc = new EvmRpc(backend);
-  const receipt = await rpc.receipt(hash);
-  if (!receipt) return undefined;
-  const blockNumber = receipt.blockNumber.toString();
-  if (receipt.success) return { status: "INCLUDED", blockNumber };
-  const entry = await evmRevert(rpc, hash, receipt.blockNumber);
-  const message = String(entry.displayMessage);
-  return {
-    status: "FAILED",
-    blockNumber,
-    txError: message,
-    error: { message, revertChain: [entry], eth: { revertChain: [entry] } },
-  };
-};
-
-/** Checkers by CAIP-2 namespace. */
-export const INCLUSION_CHECKERS: Readonly<Record<string, InclusionChecker>> = {
-  eip155: checkEvmInclusion,
-  solana: checkSolanaInclusion,
-};

@@ -9,9 +9,17 @@
 import { DataReader, DataWriter, PENDING_SENDS_SCOPE } from "../model/data.js";
 import type { Clock } from "../model/random.js";
 import type { Store } from "../storage/store.js";
-import { INCLUSION_CHECKERS, type InclusionChecker } from "./inclusion.js";
+import { checkEvmInclusion } from "./evm-inclusion.js";
+import type { InclusionChecker } from "./inclusion.js";
 import { type ChainRegistry, caip2Namespace } from "./registry.js";
 import { settleSend } from "./send-status.js";
+import { checkSolanaInclusion } from "./solana-inclusion.js";
+
+/** Checkers by CAIP-2 namespace. */
+export const INCLUSION_CHECKERS: Readonly<Record<string, InclusionChecker>> = {
+  eip155: checkEvmInclusion,
+  solana: checkSolanaInclusion,
+};
 
 /** Sends looked at per round. */
 const BATCH = 100;

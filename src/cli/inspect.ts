@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { hexToBytes } from "@noble/hashes/utils.js";
-import { CustodyError } from "../common/errors.js";
+import { isCustodyError } from "../common/errors.js";
 import { DATA_FILES, readCredentials } from "../devserver/data-directory.js";
 import { readOnly } from "../devserver/read-only-store.js";
 import { CustodyEngine } from "../engine/engine.js";
@@ -61,7 +61,7 @@ async function openReadOnly(storeDirectory: string): Promise<FileStore> {
   try {
     return await FileStore.open(storeDirectory);
   } catch (error) {
-    if (error instanceof CustodyError && error.details.reason === "STORE_LOCKED") {
+    if (isCustodyError(error) && error.details.reason === "STORE_LOCKED") {
       throw new Error(
         `${error.message}\ninspect reads a stopped server's data and does not take over a running one; stop it first, or open the console address it printed`,
       );

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { CustodyError } from "../common/errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { keywordsRead } from "../policy/analysis.js";
 import { validatePolicyExpressions } from "../policy/index.js";
 import { parseExpression } from "../policy/parser.js";
@@ -91,7 +91,7 @@ function checkPolicy(policy: PolicyInput, index: number): { lines: string[]; ok:
     validatePolicyExpressions({ condition, consensus }, { fields: { condition: "condition", consensus: "consensus" } });
     return { lines: [`policy ${name} (${effect}): valid`, ...explain(effect, condition, consensus)], ok: true };
   } catch (error) {
-    if (!(error instanceof CustodyError)) throw error;
+    if (!isCustodyError(error)) throw error;
     const field = error.details.field;
     const source = field === "condition" || field === "consensus" ? policy[field] : undefined;
     const position = typeof error.details.position === "number" ? error.details.position : undefined;

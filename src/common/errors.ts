@@ -87,6 +87,13 @@ export interface CustodyErrorOptions {
 }
 
 /** An error with a stable code, the gRPC number and HTTP status it maps to, and structured details. */
+/**
+ * Marks every {@link CustodyError}, so that one made by another copy of this module is still recognized: the
+ * CommonJS build beside the ESM one, or two installed versions of the package. `Symbol.for` is shared by
+ * every copy in the process, where each copy has its own class.
+ */
+const CUSTODY_ERROR_BRAND = Symbol.for("custodian.CustodyError");
+
 export class CustodyError extends Error {
   override readonly name = "CustodyError";
   readonly code: ErrorCode;
@@ -100,6 +107,7 @@ export class CustodyError extends Error {
     this.code = code;
     this.details = details;
     this.wireDetails = options.wireDetails;
+    Object.defineProperty(this, CUSTODY_ERROR_BRAND, { value: true });
   }
 
   /** The gRPC status number of this error's code. */
@@ -150,9 +158,17 @@ export class CustodyError extends Error {
   }
 }
 
-/** Whether `value` is a {@link CustodyError} (also across module copies, by shape). */
+/**
+ * Whether `value` is a {@link CustodyError}, also one made by another copy of custodian (its CommonJS build
+ * beside the ESM one, or another installed version), where `instanceof` answers false.
+ */
 export function isCustodyError(value: unknown): value is CustodyError {
-  return value instanceof CustodyError;
+  return (
+    value instanceof CustodyError ||
+    (typeof value === "object" &&
+      value !== null &&
+      (value as { [CUSTODY_ERROR_BRAND]?: unknown })[CUSTODY_ERROR_BRAND] === true)
+  );
 }
 
 /** `INVALID_ARGUMENT` naming the field at fault. */

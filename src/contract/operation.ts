@@ -10,6 +10,7 @@ import type { DataReader, DataWriter } from "../model/data.js";
 import type { Principal } from "../model/principal.js";
 import type { RandomSource } from "../model/random.js";
 import type { OrganizationRecord, VoteSelection } from "../model/records.js";
+import type { ActivityViewer } from "../model/render.js";
 import type { PolicyContext } from "../policy/types.js";
 import type { EngineServices } from "./services.js";
 
@@ -116,6 +117,8 @@ export interface QueryContext {
   readonly organization: OrganizationRecord;
   readonly now: number;
   readonly services: EngineServices;
+  /** The principal as a viewer of activities: whether its vote could still count on a pending one. */
+  readonly viewer: ActivityViewer;
 }
 
 /** A row of the table that submits an activity (`/public/v1/submit/...`). */

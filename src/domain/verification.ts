@@ -10,11 +10,11 @@
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import * as v from "valibot";
-import type { VerificationClaims } from "../auth/token-signer.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { ActivityContext } from "../contract/operation.js";
 import { parseHex, utf8ToBytes } from "../crypto/bytes.js";
 import type { DataReader, DataWriter } from "../model/data.js";
+import type { VerificationClaims } from "../model/principal.js";
 import type { OrganizationRecord, OtpType, UserRecord } from "../model/records.js";
 
 /** The two uses a verification token allows, once each. */

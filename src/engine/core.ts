@@ -28,7 +28,7 @@ import type { Store } from "../storage/store.js";
 import type { WebhookDeliverySettings } from "../webhooks/retry.js";
 import { Webhooks } from "../webhooks/service.js";
 import { KeyedLock } from "./pipeline/keyed-lock.js";
-import type { PipelineCore } from "./pipeline/submit.js";
+import type { PipelineCore } from "./pipeline/submission.js";
 
 /** Options of {@link CustodyEngine}. Every member is optional. */
 export interface CustodyEngineOptions {

@@ -6,7 +6,6 @@
  */
 import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
-import type { VerificationClaims } from "../auth/token-signer.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { Operation } from "../contract/operation.js";
 import { int32, list, name } from "../contract/schema.js";
@@ -14,6 +13,7 @@ import { rootUserParamsV5 } from "../domain/credentials/index.js";
 import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { type CanonicalForm, canonicalForm } from "../model/canonical-json.js";
 import { DataReader, DataWriter } from "../model/data.js";
+import type { VerificationClaims } from "../model/principal.js";
 import { inProcessCredential, type Principal, type PrincipalInput } from "../model/principal.js";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "../model/records.js";
 import { createOrganizationRecords } from "../operations/organizations.js";
@@ -22,8 +22,8 @@ import type { Store } from "../storage/store.js";
 import type { WebhookDeliveryListOptions } from "../webhooks/service.js";
 import type { WebhookJwks } from "../webhooks/signer.js";
 import { type CustodyEngineOptions, EngineCore } from "./core.js";
-import type { OperationMethods } from "./generated/operation-methods.js";
-import type { ActivityInput, TableMethods } from "./method-types.js";
+import type { OperationMethods } from "./methods/generated/operation-methods.js";
+import type { ActivityInput, TableMethods } from "./methods/method-types.js";
 import { type ActivityExplanation, explainActivity } from "./pipeline/explain.js";
 import { runQuery } from "./pipeline/query.js";
 import { submitActivity } from "./pipeline/submit.js";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CustodyError } from "../common/errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { decodeUtf8Strict } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { operationByUrlPath } from "../operations/table.js";
@@ -133,7 +133,7 @@ async function webhookJwks(
   try {
     return json(200, await engine.webhookJwks(), { ...cors, "cache-control": JWKS_CACHE_CONTROL });
   } catch (error) {
-    if (error instanceof CustodyError) return errorResponse(error, error.httpStatus, cors);
+    if (isCustodyError(error)) return errorResponse(error, error.httpStatus, cors);
     options.onError?.(error);
     return errorResponse(new CustodyError("INTERNAL", "internal error"), 500, cors);
   }
@@ -220,7 +220,7 @@ export async function respond(
     const result = await engine.execute({ operation, bodyText: text, body, principal });
     return json(200, result, cors);
   } catch (error) {
-    if (error instanceof CustodyError) return errorResponse(error, error.httpStatus, cors);
+    if (isCustodyError(error)) return errorResponse(error, error.httpStatus, cors);
     options.onError?.(error);
     return errorResponse(new CustodyError("INTERNAL", "internal error"), 500, cors);
   }

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { CustodyError } from "../common/errors.js";
+import { CustodyError, isCustodyError } from "../common/errors.js";
 import { createSealer, type Sealer } from "../crypto/seal/index.js";
 import { DataWriter } from "../model/data.js";
 import type { RandomSource } from "../model/random.js";
@@ -47,7 +47,7 @@ export class SecretVault {
             randomBytes: this.random,
           });
         } catch (error) {
-          if (error instanceof CustodyError && this.ephemeralKey) {
+          if (isCustodyError(error) && this.ephemeralKey) {
             throw new CustodyError(
               "FAILED_PRECONDITION",
               "this store holds secrets sealed under a key-encryption key; pass it as the keyEncryptionKey engine option",

@@ -4,7 +4,18 @@
  *
  * @module
  */
-import type { VerificationClaims } from "../auth/token-signer.js";
+
+/** The claims of a verification token, as `verifyOtpVerificationToken` of `@turnkey/crypto` requires them. */
+export interface VerificationClaims {
+  id: string;
+  verification_type: string;
+  contact: string;
+  organization_id: string;
+  /** The client key bound at verification; `""` when the V1 verification named none. */
+  public_key: string;
+  /** Milliseconds since the epoch, as a decimal string (Turnkey's format, not JWT seconds). */
+  exp: string;
+}
 
 /** How the principal proved itself for this request. */
 export interface StampCredential {

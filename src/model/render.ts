@@ -5,7 +5,7 @@
  * @module
  */
 
-import { consensusWindow, voterCanCount } from "../engine/pipeline/pending.js";
+import { consensusWindow } from "./consensus-window.js";
 import type { DataReader } from "./data.js";
 import type {
   ActivityRecord,
@@ -128,12 +128,17 @@ export interface ActivityViewer {
   readonly userId: string;
   /** The engine clock's reading (ms): votes older than the consensus window no longer count. */
   readonly now: number;
+  /**
+   * Whether this viewer's vote could count on the pending `activity`: the root quorum or a pending consensus
+   * could count them (the engine's consensus rules decide it).
+   */
+  readonly voteCouldCount: (activity: ActivityRecord) => Promise<boolean>;
 }
 
 /**
  * Renders an activity for `viewer`. `canApprove`/`canReject` say whether that viewer may still vote: only
  * while consensus is pending, only while no vote of theirs counts, and only if the root quorum or a
- * pending consensus could count them (`voterCanCount`). Without a viewer (webhooks) both are false.
+ * pending consensus could count them (`viewer.voteCouldCount`). Without a viewer (webhooks) both are false.
  */
 export async function renderActivity(
   data: DataReader,
@@ -143,9 +148,7 @@ export async function renderActivity(
   let mayVote = false;
   if (viewer !== undefined && activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     const { counting } = consensusWindow(activity.votes, viewer.now);
-    mayVote =
-      !counting.some((vote) => vote.userId === viewer.userId) &&
-      (await voterCanCount(data, activity, viewer.userId, viewer.now));
+    mayVote = !counting.some((vote) => vote.userId === viewer.userId) && (await viewer.voteCouldCount(activity));
   }
   return {
     id: activity.id,

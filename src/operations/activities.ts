@@ -33,7 +33,7 @@ export const getActivity = defineQuery({
       "activity",
       "activityId",
     );
-    return { activity: await renderActivity(data, activity, { userId: context.principal.userId, now: context.now }) };
+    return { activity: await renderActivity(data, activity, context.viewer) };
   },
 });
 
@@ -72,9 +72,7 @@ export const getActivities = defineQuery({
     }
     if (order === "asc") found.reverse();
     return {
-      activities: await Promise.all(
-        found.map((activity) => renderActivity(data, activity, { userId: context.principal.userId, now: context.now })),
-      ),
+      activities: await Promise.all(found.map((activity) => renderActivity(data, activity, context.viewer))),
     };
   },
 });

@@ -23,7 +23,7 @@ import {
   encodePrivateKeyPublicKey,
   privateKeyAddress,
   publicKeyOfSecret,
-} from "../crypto/private-keys.js";
+} from "../crypto/keys/private-keys.js";
 import { requireUser } from "../domain/credentials/index.js";
 import type { ImportTargetRecord, PrivateKeyRecord } from "../model/records.js";
 import {

@@ -11,7 +11,7 @@
  * @module
  */
 import * as v from "valibot";
-import { CustodyError, invalidArgument } from "../common/errors.js";
+import { CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { defineActivity } from "../contract/operation.js";
 import { id, int64String, name } from "../contract/schema.js";
 import { decodeUtf8Strict } from "../crypto/bytes.js";
@@ -163,8 +163,7 @@ async function openOtpBundle(
   try {
     plaintext = await decryptImportBundle({ bundle, targetPrivateKey });
   } catch (error) {
-    const message =
-      error instanceof CustodyError ? error.message.replace("parameters.encryptedBundle", ENCRYPTED_FIELD) : "";
+    const message = isCustodyError(error) ? error.message.replace("parameters.encryptedBundle", ENCRYPTED_FIELD) : "";
     throw invalidArgument(message || `${ENCRYPTED_FIELD} does not open with this OTP's target`, ENCRYPTED_FIELD);
   } finally {
     targetPrivateKey.fill(0);

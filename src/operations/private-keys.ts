@@ -17,7 +17,7 @@ import {
   encodePrivateKeyPublicKey,
   generatePrivateKey,
   privateKeyAddress,
-} from "../crypto/private-keys.js";
+} from "../crypto/keys/private-keys.js";
 import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../model/data.js";
 import type { PrivateKeyRecord, TagRecord } from "../model/records.js";
 import { timestamp } from "../model/render.js";

@@ -7,10 +7,11 @@
  * @module
  */
 
-import { CustodyError, isCustodyError } from "../common/errors.js";
+import { type CustodyError, isCustodyError } from "../common/errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
-import { type EqualityFastPath, equalityFastPath, type FieldCache, type FieldRead } from "./equality-tests.js";
+import { type EqualityFastPath, equalityFastPath, type FieldRead } from "./equality-tests.js";
+import type { FieldCache } from "./evaluator.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
 import { allImmutable, sameMembers } from "./immutable-inputs.js";
@@ -46,7 +47,7 @@ export class PolicyRun implements EvaluationRun {
         this.trusted = error;
       }
     }
-    if (this.trusted instanceof CustodyError) throw this.trusted;
+    if (isCustodyError(this.trusted)) throw this.trusted;
     return this.trusted;
   }
 }

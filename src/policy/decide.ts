@@ -8,8 +8,9 @@
 
 import { freezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
 import { PolicyRun } from "./compiled.js";
-import { type FieldCache, readField } from "./equality-tests.js";
+import { readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
+import type { FieldCache } from "./evaluator.js";
 import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import type {
   DecideInput,

@@ -14,17 +14,9 @@
  */
 
 import type { Expr } from "./ast.js";
-import type { EvaluationRun } from "./evaluator.js";
+import type { EvaluationRun, FieldCache } from "./evaluator.js";
 import { keywordScopeError } from "./keywords.js";
 import type { PolicyContext, PolicyExpressionField } from "./types.js";
-
-/**
- * The field values one decision has read, by {@link EqualityTest.pathId}: the policies of an organization
- * test the same few fields (`activity.resource`, `wallet.id`, ...), and the context does not change while
- * they are judged, so each is read once per decision. {@link UNREADABLE} marks a field the fast path cannot
- * read.
- */
-export type FieldCache = unknown[];
 
 const UNREADABLE = Symbol("unreadable");
 

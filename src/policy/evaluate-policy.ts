@@ -19,7 +19,8 @@
 import { freezeBranded } from "../common/deep-frozen.js";
 import { CustodyError, isCustodyError } from "../common/errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
-import type { FieldCache, FieldRead } from "./equality-tests.js";
+import type { FieldRead } from "./equality-tests.js";
+import type { FieldCache } from "./evaluator.js";
 import { MAX_EVALUATION_STEPS } from "./evaluator.js";
 import type {
   Evaluation,

@@ -17,7 +17,6 @@
 import type { CustodyError } from "../common/errors.js";
 import type { Chain, Expr, Span, Step } from "./ast.js";
 import { isWithinCronSpan, parseCronSpan } from "./cron-span.js";
-import type { FieldCache } from "./equality-tests.js";
 import { expressionError } from "./expression-errors.js";
 import { keywordScopeError } from "./keywords.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
@@ -34,6 +33,14 @@ export const MAX_EVALUATION_STEPS = 500_000;
  * What one evaluation reads and spends: the context, the step budget (shared by every expression of one
  * policy evaluation), the trusted time, and the values of the lambda variables in scope, by depth.
  */
+/**
+ * The field values one decision has read, by an equality test's path number: the policies of an organization
+ * test the same few fields (`activity.resource`, `wallet.id`, ...), and the context does not change while
+ * they are judged, so each is read once per decision. A marker value stands for a field the fast path cannot
+ * read.
+ */
+export type FieldCache = unknown[];
+
 export interface EvaluationRun {
   readonly context: PolicyContext;
   /** Steps left; below zero the evaluation has failed. */

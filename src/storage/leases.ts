@@ -6,8 +6,18 @@
  * @module
  */
 import { invalidArgument } from "../common/errors.js";
-import type { CommittedState, Entry } from "./memory.js";
 import type { ClaimOptions, StoredRecord } from "./store.js";
+
+/** A committed record as the store keeps it: never mutated once built, so a lease can be attached to it. */
+interface LeasedEntry {
+  readonly record: StoredRecord;
+}
+
+/** What leases read of a single-process store's committed state. */
+export interface LeasableState {
+  entry(collection: string, id: string): LeasedEntry | undefined;
+  scopeIds(collection: string, scope: string): readonly string[];
+}
 
 interface Lease {
   readonly owner: string;
@@ -28,16 +38,16 @@ export function checkClaim(options: ClaimOptions): void {
 
 /** The leases of one single-process store. */
 export class ProcessLeases {
-  readonly #leases = new WeakMap<Entry, Lease>();
+  readonly #leases = new WeakMap<LeasedEntry, Lease>();
 
   /** Claims from `state` (see `Store.claim`). Synchronous, so nothing else runs between the look and the take. */
-  claim(state: CommittedState, collection: string, scope: string, options: ClaimOptions): StoredRecord[] {
+  claim(state: LeasableState, collection: string, scope: string, options: ClaimOptions): StoredRecord[] {
     checkClaim(options);
     const claimed: StoredRecord[] = [];
     for (const id of state.scopeIds(collection, scope)) {
       if (claimed.length >= options.limit) break;
       if (options.before !== undefined && id >= options.before) break;
-      const entry = state.entry(collection, id) as Entry;
+      const entry = state.entry(collection, id) as LeasedEntry;
       const lease = this.#leases.get(entry);
       if (lease !== undefined && lease.until > options.now) continue;
       this.#leases.set(entry, { owner: options.owner, until: options.until });
@@ -47,7 +57,7 @@ export class ProcessLeases {
   }
 
   /** Ends `owner`'s leases on these records of `state`. */
-  release(state: CommittedState, collection: string, ids: readonly string[], owner: string): void {
+  release(state: LeasableState, collection: string, ids: readonly string[], owner: string): void {
     for (const id of ids) {
       const entry = state.entry(collection, id);
       if (entry !== undefined && this.#leases.get(entry)?.owner === owner) this.#leases.delete(entry);

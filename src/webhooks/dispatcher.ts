@@ -21,7 +21,7 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import { CustodyError } from "../common/errors.js";
+import { isCustodyError } from "../common/errors.js";
 import { utf8ToBytes } from "../crypto/bytes.js";
 import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../model/data.js";
 import type { Clock, RandomSource } from "../model/random.js";
@@ -226,7 +226,7 @@ export class WebhookDispatcher {
       url = checkWebhookUrl(target.url, rules, "url");
     } catch (error) {
       // The rules changed since the URL was set (an engine now opened without allowInsecureWebhooks).
-      const message = error instanceof CustodyError ? error.message : String(error);
+      const message = isCustodyError(error) ? error.message : String(error);
       await this.#settle(delivery, {
         status: "FAILED",
         nextAttemptAtMs: null,

@@ -13,7 +13,7 @@ import { parseSession } from "@turnkey/core/dist/utils.js";
 import { encryptOtpCodeToBundle, verifySessionJwtSignature } from "@turnkey/crypto";
 import { recoverMessageAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_PROXY_PATHS, createAuthProxyHandler, createHttpHandler } from "../../src/http/index.js";
+import { AUTH_PROXY_PATHS, createAuthProxyHandler, createHttpHandler } from "../../src/http.js";
 import { oidcNonceFor } from "../../src/operations/oauth.js";
 import { coreClient } from "../support/core-client.js";
 import { engineWithOrganization } from "../support/engine.js";

@@ -10,7 +10,7 @@ import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFetchHandler } from "../../src/http/index.js";
+import { createFetchHandler } from "../../src/http.js";
 import type { Activity, CustodyEngine, WebhookJwks } from "../../src/index.js";
 import { walletParameters } from "../support/consensus.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";

@@ -15,7 +15,7 @@ import {
 import { OPERATIONS } from "../../src/index.js";
 
 describe("generated operation docs", () => {
-  it("src/engine/generated/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
+  it("src/engine/methods/generated/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
     expect(readFileSync(METHODS_FILE, "utf8")).toBe(renderOperationMethods());
   });
 

@@ -5,7 +5,7 @@
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFetchHandler } from "../../src/http/index.js";
+import { createFetchHandler } from "../../src/http.js";
 import type { CustodyEngine } from "../../src/index.js";
 import { type ApiKeyPair, engineWithOrganization, subOrganizationParameters } from "../support/engine.js";
 import { post, type RunningServer, serve } from "../support/server.js";

@@ -3,8 +3,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpHandler } from "../../src/http/index.js";
 import type { HttpAdapterOptions } from "../../src/http/respond.js";
+import { createHttpHandler } from "../../src/http.js";
 import type { CustodyEngine } from "../../src/index.js";
 
 export interface RunningServer {

@@ -21,8 +21,15 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { invalidArgument } from "../../common/errors.js";
 import { concatBytes, hexToBytes, utf8ToBytes } from "../bytes.js";
-import type { TypedDataDocument } from "./eip712.js";
 import { isJsonObject } from "./json.js";
+
+/** An EIP-712 typed-data document whose outer shape has been checked; its types and values are checked when signed. */
+export interface TypedDataDocument {
+  readonly types: Record<string, unknown>;
+  readonly primaryType: string;
+  readonly domain: Record<string, unknown>;
+  readonly message: Record<string, unknown>;
+}
 
 interface Member {
   readonly name: string;

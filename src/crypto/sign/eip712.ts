@@ -12,18 +12,10 @@
  * @module
  */
 import { invalidArgument } from "../../common/errors.js";
-import { typedDataDigest } from "./eip712-digest.js";
+import { type TypedDataDocument, typedDataDigest } from "./eip712-digest.js";
 import { isJsonObject, parsePayloadJson } from "./json.js";
 import { signSecp256k1Recovered } from "./secp256k1-ecdsa.js";
 import { fromRecoveredSecp256k1, type RawPayloadSignature } from "./signature.js";
-
-/** An EIP-712 typed-data document whose outer shape has been checked; its types and values are checked when signed. */
-export interface TypedDataDocument {
-  readonly types: Record<string, unknown>;
-  readonly primaryType: string;
-  readonly domain: Record<string, unknown>;
-  readonly message: Record<string, unknown>;
-}
 
 const WHAT = "an EIP-712 typed-data document {types, primaryType, domain, message}";
 

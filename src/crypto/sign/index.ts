@@ -4,7 +4,8 @@
  *
  * @module
  */
-export { parseTypedData, type TypedDataDocument } from "./eip712.js";
+export { parseTypedData } from "./eip712.js";
+export type { TypedDataDocument } from "./eip712-digest.js";
 export { type Authorization, parseAuthorization } from "./eip7702.js";
 export {
   HASH_FUNCTIONS,

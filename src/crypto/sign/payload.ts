@@ -6,7 +6,8 @@
  */
 import { invalidArgument } from "../../common/errors.js";
 import { parseHex, utf8ToBytes } from "../bytes.js";
-import { parseTypedData, type TypedDataDocument } from "./eip712.js";
+import { parseTypedData } from "./eip712.js";
+import type { TypedDataDocument } from "./eip712-digest.js";
 import { authorizationDigest } from "./eip7702.js";
 import { assertPayloadEncoding, type PayloadEncoding } from "./enums.js";
 import type { PayloadFields } from "./fields.js";

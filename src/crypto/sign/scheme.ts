@@ -37,7 +37,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { CustodyError, invalidArgument } from "../../common/errors.js";
-import type { TypedDataDocument } from "./eip712.js";
+import type { TypedDataDocument } from "./eip712-digest.js";
 import {
   assertHashFunction,
   assertPayloadEncoding,

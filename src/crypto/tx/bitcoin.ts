@@ -16,12 +16,11 @@
  */
 import { base64 } from "@scure/base";
 import { Address, OutScript, Transaction } from "@scure/btc-signer";
-import { CustodyError, invalidArgument } from "../../common/errors.js";
-import type { PolicyData } from "../../policy/types.js";
+import { invalidArgument, isCustodyError } from "../../common/errors.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { previousOutput, signOwnInputs } from "./bitcoin-psbt.js";
-import type { ParsedTransaction, SigningIdentity, TransactionCodec } from "./types.js";
+import type { ParsedTransaction, PlainData, SigningIdentity, TransactionCodec } from "./types.js";
 
 // "psbt" 0xff (BIP174): hex and base64 PSBTs are told apart by this magic.
 const PSBT_MAGIC = "70736274ff";
@@ -121,7 +120,7 @@ function feeOf(tx: Transaction): bigint | undefined {
   return fee;
 }
 
-function policyTransaction(tx: Transaction, signer: SigningIdentity | undefined): PolicyData {
+function policyTransaction(tx: Transaction, signer: SigningIdentity | undefined): PlainData {
   const network = networkOf(signer?.address);
   const inputs = Array.from({ length: tx.inputsLength }, (_, index) => {
     const input = tx.getInput(index);
@@ -158,7 +157,7 @@ function signOrRefuse<T>(step: () => T, field: string): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof CustodyError) throw error;
+    if (isCustodyError(error)) throw error;
     throw invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
   }
 }

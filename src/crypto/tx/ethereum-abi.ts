@@ -11,8 +11,8 @@
  */
 import { Decoder } from "micro-eth-signer/abi.js";
 import { invalidArgument } from "../../common/errors.js";
-import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex } from "../bytes.js";
+import type { PlainData } from "./types.js";
 
 /** One parameter of an ABI function, as the JSON ABI spells it. */
 interface AbiParameter {
@@ -33,7 +33,7 @@ export interface DecodedCall {
   readonly function_name: string;
   /** The 4-byte selector, `0x` and lowercase hex (e.g. `0xa9059cbb`). */
   readonly function_signature: string;
-  readonly contract_call_args: { readonly [name: string]: PolicyData };
+  readonly contract_call_args: { readonly [name: string]: PlainData };
 }
 
 // Any valid address keys micro-eth-signer's decoder; the ABI is bound to one contract here anyway.
@@ -86,8 +86,8 @@ export function decodeCall(abi: unknown, data: Uint8Array): DecodedCall | undefi
 }
 
 /** micro-eth-signer returns one argument bare, several as an object by name (all named) or an array. */
-function namedArguments(inputs: readonly AbiParameter[], value: unknown): { [name: string]: PolicyData } {
-  const args: { [name: string]: PolicyData } = {};
+function namedArguments(inputs: readonly AbiParameter[], value: unknown): { [name: string]: PlainData } {
+  const args: { [name: string]: PlainData } = {};
   inputs.forEach((input, index) => {
     const argument = inputs.length === 1 ? value : member(value, input, index);
     args[input.name || String(index)] = presentValue(input, argument);
@@ -102,7 +102,7 @@ function member(value: unknown, parameter: AbiParameter, index: number): unknown
 }
 
 /** A decoded value in the policy language's types, following its ABI type. */
-function presentValue(parameter: AbiParameter, value: unknown): PolicyData {
+function presentValue(parameter: AbiParameter, value: unknown): PlainData {
   const array = /^(.*)\[[0-9]*\]$/.exec(parameter.type);
   if (array) {
     const element = { ...parameter, type: array[1] as string };
@@ -114,5 +114,5 @@ function presentValue(parameter: AbiParameter, value: unknown): PolicyData {
   }
   if (value instanceof Uint8Array) return `0x${bytesToHex(value)}`;
   if (typeof value === "string") return parameter.type === "string" ? value : value.toLowerCase();
-  return value as PolicyData;
+  return value as PlainData;
 }

@@ -18,10 +18,15 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addr, Transaction, type TxType } from "micro-eth-signer";
 import { invalidArgument } from "../../common/errors.js";
-import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { decodeCall } from "./ethereum-abi.js";
-import type { ParsedTransaction, SigningIdentity, TransactionCodec, TransactionSigningKey } from "./types.js";
+import type {
+  ParsedTransaction,
+  PlainData,
+  SigningIdentity,
+  TransactionCodec,
+  TransactionSigningKey,
+} from "./types.js";
 
 /** A transaction as micro-eth-signer holds it (its class is exported as a value only). */
 type EthereumTransaction = ReturnType<typeof Transaction.fromBytes>;
@@ -103,14 +108,14 @@ function ethTx(
   transaction: EthereumTransaction,
   interfaces: ReadonlyMap<string, unknown>,
   signer: SigningIdentity | undefined,
-): { [key: string]: PolicyData } {
+): { [key: string]: PlainData } {
   const raw = transaction.raw as unknown as RawFields;
   // A contract creation has no recipient: micro-eth-signer decodes the empty `to` as "0x".
   const to = raw.to === "0x" ? "" : lowerHex(raw.to);
   const maxFeePerGas = raw.maxFeePerGas ?? 0n;
   // For fee-market transactions gas_price is max_fee_per_gas (policy-language spec §2).
   const gasPrice = raw.gasPrice ?? maxFeePerGas;
-  const tx: { [key: string]: PolicyData } = {
+  const tx: { [key: string]: PlainData } = {
     from: signer ? senderOf(signer.publicKey) : "",
     to,
     data: lowerHex(raw.data),

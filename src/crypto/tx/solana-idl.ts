@@ -44,15 +44,15 @@ import {
   getUtf8Decoder,
   transformDecoder,
 } from "@solana/codecs";
-import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex, utf8ToBytes } from "../bytes.js";
-import type { ResolvedInstruction } from "./solana-policy.js";
+import type { ResolvedInstruction } from "./solana-instruction.js";
+import type { PlainData } from "./types.js";
 
 /** The stored interfaces by program address (parsed JSON, shape unchecked). */
 export type ProgramInterfaces = ReadonlyMap<string, unknown>;
 
 type Json = unknown;
-type AnyDecoder = Decoder<PolicyData>;
+type AnyDecoder = Decoder<PlainData>;
 
 const DISCRIMINATOR_BYTES = 8;
 // Bounds on what an IDL can make the decoder build and do: an IDL is user-supplied, and a cyclic, very deep or
@@ -219,7 +219,7 @@ function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
 export function parseWithIdl(
   instruction: ResolvedInstruction,
   interfaces: ProgramInterfaces,
-): { [key: string]: PolicyData } | undefined {
+): { [key: string]: PlainData } | undefined {
   const idl = interfaces.get(instruction.programKey);
   if (!isObject(idl) || !Array.isArray(idl.instructions)) return undefined;
   try {
@@ -245,7 +245,7 @@ export function parseWithIdl(
         instruction_name: candidate.name,
         discriminator: bytesToHex(discriminator),
         named_accounts: namedAccounts,
-        program_call_args: Array.isArray(values) ? {} : (values as { [key: string]: PolicyData }),
+        program_call_args: Array.isArray(values) ? {} : (values as { [key: string]: PlainData }),
       };
     }
     return undefined;

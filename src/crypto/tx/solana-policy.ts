@@ -25,9 +25,10 @@ import type {
   LegacyCompiledTransactionMessage,
   V0CompiledTransactionMessage,
 } from "@solana/transaction-messages";
-import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex } from "../bytes.js";
 import { type ProgramInterfaces, parseWithIdl } from "./solana-idl.js";
+import type { InstructionAccount, ResolvedInstruction } from "./solana-instruction.js";
+import type { PlainData } from "./types.js";
 
 /** A decoded legacy or v0 message with its lifetime (recent blockhash or durable nonce). */
 export type CompiledSolanaMessage = (LegacyCompiledTransactionMessage | V0CompiledTransactionMessage) &
@@ -52,28 +53,12 @@ const TOKEN_TRANSFER_CHECKED = 12;
 const TOKEN_TRANSFER_FEE_EXTENSION = 26;
 const TRANSFER_CHECKED_WITH_FEE = 1;
 
-/** One account of an instruction, resolved against the message's static accounts and lookups. */
-export interface InstructionAccount {
-  readonly account_key: string;
-  readonly signer: boolean;
-  readonly writable: boolean;
-  /** Where a looked-up account comes from. */
-  readonly lookup?: { readonly address_table_key: string; readonly index: number; readonly writable: boolean };
-}
-
-/** An instruction with its accounts resolved. */
-export interface ResolvedInstruction {
-  readonly programKey: string;
-  readonly accounts: readonly InstructionAccount[];
-  readonly data: Uint8Array;
-}
-
 /** The policy view of a message, waiting only for the stored IDLs of its programs. */
 export interface SolanaPolicyTransaction {
   /** The programs called, once each, in order of first call. */
   readonly programKeys: readonly string[];
   /** `solana.tx`, with each instruction of a program in `interfaces` decoded by its IDL. */
-  withInterfaces(interfaces: ProgramInterfaces): PolicyData;
+  withInterfaces(interfaces: ProgramInterfaces): PlainData;
 }
 
 /** Resolves every account index of the message: static accounts first, then v0 lookups (writable, then read-only). */
@@ -127,7 +112,7 @@ function u32At(data: Uint8Array, offset: number): number | undefined {
   return new DataView(data.buffer, data.byteOffset).getUint32(offset, true);
 }
 
-function systemTransfer(instruction: ResolvedInstruction): PolicyData | undefined {
+function systemTransfer(instruction: ResolvedInstruction): PlainData | undefined {
   if (instruction.programKey !== SYSTEM_PROGRAM) return undefined;
   const { data, accounts } = instruction;
   const kind = u32At(data, 0);
@@ -145,7 +130,7 @@ function systemTransfer(instruction: ResolvedInstruction): PolicyData | undefine
   return { from: from.account_key, to: to.account_key, amount };
 }
 
-function splTransfer(instruction: ResolvedInstruction): PolicyData | undefined {
+function splTransfer(instruction: ResolvedInstruction): PlainData | undefined {
   if (!TOKEN_PROGRAMS.has(instruction.programKey)) return undefined;
   const { data, accounts } = instruction;
   const keys = accounts.map((account) => account.account_key);
@@ -180,9 +165,9 @@ function splTransfer(instruction: ResolvedInstruction): PolicyData | undefined {
   return undefined;
 }
 
-function instructionLookups(instruction: ResolvedInstruction): PolicyData[] {
+function instructionLookups(instruction: ResolvedInstruction): PlainData[] {
   return instruction.accounts.flatMap((account) =>
-    account.lookup ? [{ ...account.lookup, index: BigInt(account.lookup.index) } as { [key: string]: PolicyData }] : [],
+    account.lookup ? [{ ...account.lookup, index: BigInt(account.lookup.index) } as { [key: string]: PlainData }] : [],
   );
 }
 

@@ -20,10 +20,9 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
 import type { IConversionOptions } from "protobufjs";
 import { invalidArgument } from "../../common/errors.js";
-import type { PolicyData } from "../../policy/types.js";
 import { bytesToHex, concatBytes, decodeUtf8Strict, hexToBytes, parseHex } from "../bytes.js";
 import { DECODED_CONTRACTS, TRON_PROTOCOL } from "./tron-schema.js";
-import type { ParsedTransaction, TransactionCodec } from "./types.js";
+import type { ParsedTransaction, PlainData, TransactionCodec } from "./types.js";
 
 const RAW = TRON_PROTOCOL.lookupType("protocol.TransactionRaw");
 const TRANSACTION = TRON_PROTOCOL.lookupType("protocol.Transaction");
@@ -41,7 +40,7 @@ function tronAddress(value: Uint8Array): string {
   return value.length === 21 ? base58check.encode(value) : bytesToHex(value);
 }
 
-function policyValue(name: string, value: unknown): PolicyData {
+function policyValue(name: string, value: unknown): PlainData {
   if (value instanceof Uint8Array) {
     if (name.endsWith("address")) return tronAddress(value);
     if (name === "asset_name") return decodeUtf8Strict(value) ?? bytesToHex(value);
@@ -50,14 +49,14 @@ function policyValue(name: string, value: unknown): PolicyData {
   if (typeof value === "number") return BigInt(value);
   if (Array.isArray(value)) return value.map((item) => policyValue(name, item));
   if (typeof value === "object" && value !== null) return policyFields(value as Decoded);
-  return value as PolicyData;
+  return value as PlainData;
 }
 
-function policyFields(decoded: Decoded): { [key: string]: PolicyData } {
+function policyFields(decoded: Decoded): { [key: string]: PlainData } {
   return Object.fromEntries(Object.entries(decoded).map(([name, value]) => [name, policyValue(name, value)]));
 }
 
-function decodeContract(contract: Decoded, index: number, field: string): { [key: string]: PolicyData } {
+function decodeContract(contract: Decoded, index: number, field: string): { [key: string]: PlainData } {
   const type = String(contract.type);
   const parameter = (contract.parameter ?? {}) as { type_url?: string; value?: Uint8Array };
   if (parameter.type_url !== `${TYPE_URL_PREFIX}${type}`) {
@@ -77,7 +76,7 @@ function decodeContract(contract: Decoded, index: number, field: string): { [key
   return { type, permission_id: BigInt(Number(contract.Permission_id ?? 0)), ...policyFields(fields) };
 }
 
-function policyTransaction(raw: Decoded, field: string): PolicyData {
+function policyTransaction(raw: Decoded, field: string): PlainData {
   const contracts = (raw.contract as Decoded[]).map((contract, index) => decodeContract(contract, index, field));
   const memo = raw.data as Uint8Array;
   return {

@@ -15,8 +15,25 @@
  *
  * @module
  */
-import type { PolicyTargetData } from "../../contract/operation.js";
 import type { PreparedSigner } from "../sign/signer.js";
+
+/**
+ * Plain data, as a codec describes a transaction to policies: JSON values with integers as `BigInt` and
+ * times as `Date`. The policy context takes it as it is (it is the policy language's value type).
+ */
+export type PlainData =
+  | bigint
+  | number
+  | string
+  | boolean
+  | Date
+  | null
+  | undefined
+  | readonly PlainData[]
+  | { readonly [key: string]: PlainData };
+
+/** The chain keyword a transaction supplies, e.g. `{ eth: { tx: {...} } }`: one of these roots. */
+export type ChainKeywords = { readonly [root in "eth" | "solana" | "tron" | "bitcoin" | "tempo"]?: PlainData };
 
 /** The transaction types of the public API (swagger `v1TransactionType`), in its order. */
 export const TRANSACTION_TYPES = [
@@ -83,7 +100,7 @@ export interface ParsedTransaction {
   /** The interface type {@link contracts} are looked up as; absent for chains without stored interfaces. */
   readonly interfaceType?: SmartContractInterfaceType;
   /** The chain keyword the policy context shows, e.g. `{ eth: { tx: {...} } }`; integers as BigInt. */
-  policyData(input: TransactionPolicyInput): PolicyTargetData;
+  policyData(input: TransactionPolicyInput): ChainKeywords;
   /**
    * Signs with `key` and returns the signed transaction in the wire form the clients read. A key that cannot
    * sign this transaction (wrong curve, no input it controls) gives `INVALID_ARGUMENT` naming `field`.

@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CustodyError } from "../../common/errors.js";
+import { isCustodyError } from "../../common/errors.js";
 import type { DevRoute } from "../handler.js";
 import { CONSOLE_COOKIE, fromLoopback, presentedToken } from "./access.js";
 import { type Html, html, markup } from "./html.js";
@@ -66,7 +66,7 @@ async function stampedByRoot(req: IncomingMessage, options: ConsoleOptions): Pro
     });
     return principal.userId === options.rootUserId ? "stamp" : undefined;
   } catch (error) {
-    if (error instanceof CustodyError) return undefined;
+    if (isCustodyError(error)) return undefined;
     throw error;
   }
 }
@@ -108,7 +108,7 @@ export function createConsoleRoute(options: ConsoleOptions): DevRoute {
     try {
       send(res, 200, await render());
     } catch (error) {
-      if (!(error instanceof CustodyError)) throw error;
+      if (!isCustodyError(error)) throw error;
       notice(res, error.httpStatus, error.code, error.message);
     }
     return true;

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { CustodyError, notFound } from "../../common/errors.js";
+import { CustodyError, isCustodyError, notFound } from "../../common/errors.js";
 import type { ActivityContext, ActivityOperation, ActivityVersion } from "../../contract/operation.js";
 import { assertMayRead } from "../../model/access.js";
 import type { DataReader, DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
 import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "../../model/records.js";
-import type { PipelineCore } from "./submit.js";
+import type { PipelineCore } from "./submission.js";
 
 /** The vote `principal` casts by stamping `message` (the exact request body). */
 export function voteOf(
@@ -167,7 +167,7 @@ function contextOf(
 
 /** A thrown value as a `CustodyError`; unknown errors may carry anything in their message, so they become a generic one. */
 export function asCustodyError(error: unknown): CustodyError {
-  if (error instanceof CustodyError) return error;
+  if (isCustodyError(error)) return error;
   return new CustodyError("INTERNAL", "internal error while executing the activity", {}, { cause: error });
 }
 

@@ -6,10 +6,10 @@
  * @module
  */
 import { notFound } from "../../common/errors.js";
+import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
 import type { ActivityStatus, PolicyEvaluationRecord, VoteSelection } from "../../model/records.js";
 import type { Evaluation } from "../../policy/types.js";
-import { consensusWindow } from "./pending.js";
 
 /** One decision about an activity. */
 export interface DecisionExplanation {

@@ -14,47 +14,17 @@
 import { CustodyError } from "../../common/errors.js";
 import type { ActivityOperation, ActivityVersion } from "../../contract/operation.js";
 import type { EngineServices } from "../../contract/services.js";
+import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
 import type { ActivityRecord, UserRecord, VoteRecord } from "../../model/records.js";
+import type { ActivityViewer } from "../../model/render.js";
 import { consensusCouldCount } from "../../policy/index.js";
 import type { PolicyCredential } from "../../policy/types.js";
 import { type ActivityDecision, decideActivity } from "../decisions/decision.js";
 import { policyUserOf } from "../decisions/policy-context.js";
 import { submitterOf } from "./execution.js";
 import { parseWith } from "./validate.js";
-
-/** How long approvals have to reach consensus, from the vote that opens the window. */
-export const CONSENSUS_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** The consensus window a pending activity's votes stand in at `now`. */
-export interface ConsensusWindow {
-  /** The votes of the window still open: the ones that count. Empty when the last window has closed. */
-  readonly counting: VoteRecord[];
-  /** When the open window closes (ms), or undefined when none is open. */
-  readonly closesAtMs: number | undefined;
-  /** Votes of windows that closed without consensus: they no longer count. */
-  readonly expired: VoteRecord[];
-}
-
-/** Splits `votes` (in the order cast) into those that count at `now` and those that expired. */
-export function consensusWindow(votes: readonly VoteRecord[], now: number): ConsensusWindow {
-  let opened: number | undefined;
-  let current: VoteRecord[] = [];
-  const expired: VoteRecord[] = [];
-  for (const vote of votes) {
-    if (opened === undefined || vote.createdAtMs >= opened + CONSENSUS_WINDOW_MS) {
-      expired.push(...current);
-      opened = vote.createdAtMs;
-      current = [];
-    }
-    current.push(vote);
-  }
-  if (opened === undefined || now >= opened + CONSENSUS_WINDOW_MS) {
-    return { counting: [], closesAtMs: undefined, expired: [...expired, ...current] };
-  }
-  return { counting: current, closesAtMs: opened + CONSENSUS_WINDOW_MS, expired };
-}
 
 /** What an activity was submitted as: its row, version and validated parameters. */
 export interface TargetRequest {
@@ -157,4 +127,12 @@ export async function voterCanCount(
   const voter = policyUserOf(user);
   const voting = credentials ?? (await registeredCredentials(data, user));
   return decision.openConsensus.some(({ consensus }) => consensusCouldCount(consensus, voter, voting));
+}
+
+/**
+ * `userId` at `now` as a viewer of rendered activities: whether its vote could still count on a pending one
+ * is judged by {@link voterCanCount}.
+ */
+export function activityViewer(data: DataReader, userId: string, now: number): ActivityViewer {
+  return { userId, now, voteCouldCount: (activity) => voterCanCount(data, activity, userId, now) };
 }

@@ -8,7 +8,8 @@ import type { QueryContext, QueryOperation } from "../../contract/operation.js";
 import { assertMayRead } from "../../model/access.js";
 import { DataReader } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
-import type { PipelineCore } from "./submit.js";
+import { activityViewer } from "./pending.js";
+import type { PipelineCore } from "./submission.js";
 import { parseWith } from "./validate.js";
 
 export async function runQuery(
@@ -23,7 +24,9 @@ export async function runQuery(
     const organization = await data.require("organizations", request.organizationId, "organization", "organizationId");
     const own = await data.require("organizations", principal.organizationId, "organization");
     assertMayRead(principal, organization, own, operation.path === "whoami");
-    const context: QueryContext = { data, principal, organization, now: core.clock(), services: core.services };
+    const now = core.clock();
+    const viewer = activityViewer(data, principal.userId, now);
+    const context: QueryContext = { data, principal, organization, now, services: core.services, viewer };
     return operation.handler(context, request);
   });
 }

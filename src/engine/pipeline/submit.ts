@@ -13,16 +13,12 @@ import { assertCredentialCurrent } from "../../auth/credential-state.js";
 import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../../common/errors.js";
 import type { ActivityOperation, ActivityVersion } from "../../contract/operation.js";
 import { id } from "../../contract/schema.js";
-import type { EngineServices } from "../../contract/services.js";
 import { actingOrganization } from "../../model/access.js";
 import { DataWriter } from "../../model/data.js";
-import type { IdGenerator } from "../../model/ids.js";
 import type { Principal } from "../../model/principal.js";
-import type { Clock, RandomSource } from "../../model/random.js";
 import type { ActivityRecord, PolicyEvaluationRecord, VoteSelection } from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
-import type { Store } from "../../storage/store.js";
 import { decideActivity, denialError, evaluationRecord } from "../decisions/decision.js";
 import {
   asCustodyError,
@@ -33,21 +29,11 @@ import {
   voteOf,
 } from "./execution.js";
 import { failedActivity } from "./failed-activity.js";
-import type { KeyedLock } from "./keyed-lock.js";
 import { assertLive } from "./liveness.js";
+import { activityViewer } from "./pending.js";
+import type { AcceptedSubmission, PipelineCore } from "./submission.js";
 import { bodyWithoutNulls, parseWith } from "./validate.js";
 import { castVote } from "./voting.js";
-
-/** What the pipeline needs from the engine. */
-export interface PipelineCore {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly ids: IdGenerator;
-  readonly services: EngineServices;
-  /** Serializes submissions of one body (see `keyed-lock.ts`). */
-  readonly fingerprints: KeyedLock;
-}
 
 /** One submission: the exact body text (what the fingerprint covers) and its parsed JSON. */
 export interface Submission {
@@ -97,20 +83,6 @@ function versionOf(operation: ActivityOperation, type: string): ActivityVersion 
  */
 export function fingerprintOf(bodyText: string): string {
   return `sha256:${hash("sha256", bodyText, "hex")}`;
-}
-
-/** A submission that passed parsing and liveness: what the activity and vote paths work from. */
-export interface AcceptedSubmission {
-  readonly operation: ActivityOperation;
-  readonly version: ActivityVersion;
-  readonly parameters: unknown;
-  readonly organizationId: string;
-  readonly bodyText: string;
-  readonly fingerprint: string;
-  /** The envelope's `timestampMs`, verbatim. */
-  readonly timestampMs: string;
-  readonly principal: Principal;
-  readonly now: number;
 }
 
 /** Rebuilds the error a FAILED activity answered with, for an idempotent resubmission. */
@@ -217,7 +189,7 @@ async function replay(
   const existing = await data.require("activities", existingId, "activity");
   await assertMayReplay(data, principal, existing);
   if (existing.status === "ACTIVITY_STATUS_FAILED") throw replayFailure(existing);
-  return { activity: await renderActivity(data, existing, { userId: principal.userId, now }) };
+  return { activity: await renderActivity(data, existing, activityViewer(data, principal.userId, now)) };
 }
 
 /** An activity whose handler finishes outside its transaction (`ActivityContext.outsideTransaction`). */
@@ -317,7 +289,9 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       await data.put("activities", activity);
       await data.put("policyEvaluations", evaluation);
       // Secret result members (a session JWT) reach the submitter in this response only.
-      return { response: { activity: await renderActivity(data, answered, { userId: principal.userId, now }) } };
+      return {
+        response: { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) },
+      };
     });
     return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome);
   } catch (thrown) {
@@ -364,6 +338,6 @@ async function recordDeferred(
     const answered: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
     await data.put("activities", { ...answered, result: redactResult(result, version) });
     await data.put("policyEvaluations", evaluation);
-    return { activity: await renderActivity(data, answered, { userId: principal.userId, now }) };
+    return { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) };
   });
 }

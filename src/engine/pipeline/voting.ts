@@ -13,8 +13,9 @@
  */
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../../auth/credential-state.js";
-import { CustodyError } from "../../common/errors.js";
+import { CustodyError, isCustodyError } from "../../common/errors.js";
 import { actingOrganization } from "../../model/access.js";
+import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
 import { DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
@@ -25,8 +26,8 @@ import { type ActivityDecision, denialError, evaluationRecord } from "../decisio
 import { policyCredentialOf } from "../decisions/policy-context.js";
 import { asCustodyError, assertMayReplay, execute, submitterOf, voteOf } from "./execution.js";
 import { failedActivity } from "./failed-activity.js";
-import { consensusWindow, decidePending, type TargetRequest, targetRequest, voterCanCount } from "./pending.js";
-import type { AcceptedSubmission, PipelineCore } from "./submit.js";
+import { activityViewer, decidePending, type TargetRequest, targetRequest, voterCanCount } from "./pending.js";
+import type { AcceptedSubmission, PipelineCore } from "./submission.js";
 
 /** The target's handler failed: its writes are rolled back with the transaction, then the failure is recorded. */
 class TargetHandlerFailed extends Error {
@@ -58,7 +59,7 @@ async function replayVote(
 ): Promise<ActivityResponse> {
   await assertMayReplay(data, principal, vote);
   const target = await findTarget(data, vote.organizationId, fingerprintOf(vote));
-  return { activity: await renderActivity(data, target, { userId: principal.userId, now }) };
+  return { activity: await renderActivity(data, target, activityViewer(data, principal.userId, now)) };
 }
 
 const voteIntent = v.object({ fingerprint: v.string() });
@@ -138,7 +139,7 @@ async function applyVote(
     })
     .catch((error: unknown) => {
       if (
-        error instanceof CustodyError &&
+        isCustodyError(error) &&
         (error.details.reason === "SUBMITTER_NOT_FOUND" || error.code === "UNAUTHENTICATED")
       ) {
         return error;
@@ -147,7 +148,7 @@ async function applyVote(
     });
   let updated: ActivityRecord;
   let record: Parameters<typeof evaluationRecord>[0];
-  if (submitter instanceof CustodyError) {
+  if (isCustodyError(submitter)) {
     // Nothing can run as a submitter who can no longer act: a rejection still ends the activity as REJECTED,
     // and an approval ends it as FAILED, rather than leaving it pending for ever.
     const rejected = selection === "VOTE_SELECTION_REJECTED";
@@ -205,7 +206,7 @@ async function settle(
     evaluationRecord(record, { id: core.ids.next(), activity: target, voteId: vote.id, now }),
   );
   await data.put("activities", ownRecord(core, submission, organization, vote));
-  return { activity: await renderActivity(data, updated, { userId: principal.userId, now }) };
+  return { activity: await renderActivity(data, updated, activityViewer(data, principal.userId, now)) };
 }
 
 /** The decision record of a rejection: every policy that was still waiting for votes shows OUTCOME_REJECTED. */

@@ -7,7 +7,7 @@
  */
 import { setPriority } from "node:os";
 import { type MessagePort, parentPort } from "node:worker_threads";
-import { CustodyError } from "../../common/errors.js";
+import { isCustodyError } from "../../common/errors.js";
 import type { FromSigner, JobAnswer, SignerFailure, ToSigner } from "./protocol.js";
 import { ThreadSigner } from "./thread-signer.js";
 
@@ -17,7 +17,7 @@ const port: MessagePort = parentPort;
 let signer: ThreadSigner | undefined;
 
 function failureOf(error: unknown): SignerFailure {
-  if (error instanceof CustodyError) return { code: error.code, message: error.message, details: error.details };
+  if (isCustodyError(error)) return { code: error.code, message: error.message, details: error.details };
   // Anything else may carry anything in its message (a key, once unsealed): only its kind crosses.
   return { code: "INTERNAL", message: "the signer thread failed while signing", details: {} };
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { parentPort } from "node:worker_threads";
-import { CustodyError } from "../../common/errors.js";
+import { isCustodyError } from "../../common/errors.js";
 import { compact } from "./compaction.js";
 import type { CompactionAnswer, CompactionJob } from "./compactor.js";
 
@@ -19,10 +19,9 @@ port.on("message", async ({ job, directory, segment }: CompactionJob) => {
     answer = { job, bytes: await compact(directory, segment) };
   } catch (error) {
     // Records hold secrets only sealed, and file-system errors name paths: the message may cross as it is.
-    answer =
-      error instanceof CustodyError
-        ? { job, failure: { code: error.code, message: error.message, details: error.details } }
-        : { job, failure: { message: (error as Error).message, errno: (error as NodeJS.ErrnoException).code } };
+    answer = isCustodyError(error)
+      ? { job, failure: { code: error.code, message: error.message, details: error.details } }
+      : { job, failure: { message: (error as Error).message, errno: (error as NodeJS.ErrnoException).code } };
   }
   port.postMessage(answer);
 });

@@ -16,7 +16,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { CustodyError } from "../../common/errors.js";
+import { CustodyError, isCustodyError } from "../../common/errors.js";
 import { ProcessLeases } from "../leases.js";
 import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
@@ -323,7 +323,7 @@ async function snapshotSize(directory: string): Promise<number> {
 
 /** Passes `CustodyError`s through and wraps file-system errors as `UNAVAILABLE` with their message. */
 function asCustodyError(error: unknown, context: string): CustodyError {
-  if (error instanceof CustodyError) return error;
+  if (isCustodyError(error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   return new CustodyError(
     "UNAVAILABLE",

@@ -8,7 +8,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { p256 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { invalidArgument } from "../common/errors.js";
+import { invalidArgument } from "../../common/errors.js";
 import {
   type AddressFormat,
   assertFormatAcceptsCurve,
@@ -18,7 +18,7 @@ import {
   encodeAccountPublicKey,
   encodeP256PublicKey,
   p256Address,
-} from "./addresses/index.js";
+} from "../addresses/index.js";
 
 const SECRET_BYTES = 32;
 

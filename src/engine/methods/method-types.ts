@@ -6,9 +6,9 @@
  * @module
  */
 import type * as v from "valibot";
-import type { ActivityOperation, ActivityVersion, QueryOperation } from "../contract/operation.js";
-import type { Activity, ActivityResponse, ActivityStatus } from "../model/wire-types.js";
-import type { Operations } from "../operations/table.js";
+import type { ActivityOperation, ActivityVersion, QueryOperation } from "../../contract/operation.js";
+import type { Activity, ActivityResponse, ActivityStatus } from "../../model/wire-types.js";
+import type { Operations } from "../../operations/table.js";
 
 /** The body of an activity method: the wire body, with `type` and `timestampMs` defaulted in-process. */
 export interface ActivityInput<P, T extends string = string> {
