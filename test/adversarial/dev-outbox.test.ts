@@ -44,7 +44,12 @@ afterAll(async () => {
 
 describe("GET /dev/outbox", () => {
   it("shows no code to a request without the console token", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { cookie: "custodian_console=wrong" }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer wrong" },
+      { cookie: "custodian_console=wrong" },
+    ];
+    for (const headers of attempts) {
       const response = await fetch(`${baseUrl}/dev/outbox`, { headers });
       const text = await response.text();
       expect(response.status).toBe(401);
