@@ -4,7 +4,17 @@
  * @module custodian/http
  */
 
-export { AUTH_PROXY_PATHS, type AuthProxyOptions, createAuthProxyHandler } from "./auth-proxy/proxy.js";
+export {
+  type AbuseCheck,
+  type AbuseCheckRequest,
+  AUTH_PROXY_PATHS,
+  type AuthProxyOptions,
+  type AuthProxyRateLimits,
+  createAuthProxyHandler,
+  DEFAULT_RATE_LIMITS,
+  type RateLimit,
+  type RequestContact,
+} from "./auth-proxy/proxy.js";
 export { createFetchHandler } from "./http/fetch.js";
 export { createHttpHandler, type NodeHttpHandler } from "./http/node.js";
 export type { HttpAdapterOptions } from "./http/respond.js";

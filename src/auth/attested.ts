@@ -10,7 +10,8 @@
  *   SHA-256 of the key; the user is the one with that OAuth provider.
  *
  * The user is looked up in the organization the request names, then in its sub-organizations (the kits
- * name the parent they were configured with). Such a principal may only log in (`stamp_login`).
+ * name the parent they were configured with); a token's contact counts only where it is verified (see
+ * `model/contacts.ts`). Such a principal may only log in (`stamp_login`).
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { CustodyError, isCustodyError } from "../common/errors.js";
 import { bytesToHex, decodeBase64Url, decodeUtf8Strict, utf8ToBytes } from "../crypto/bytes.js";
 import { verifyApiKeySignature } from "../crypto/stamp/index.js";
+import { userWithVerifiedContact } from "../model/contacts.js";
 import { type DataReader, INDEX } from "../model/data.js";
 import type { Principal, VerificationClaims } from "../model/principal.js";
 import type { OrganizationRecord, UserRecord } from "../model/records.js";
@@ -96,6 +98,12 @@ async function singleUser(
   return user;
 }
 
+/**
+ * The user a verification token logs in: the holder of its contact where a spent token verified it, in the
+ * named organization, else in the first of its sub-organizations (creation order) where it is verified, the
+ * sub-organization the proxy's `account` look-up names. An unverified copy of the contact elsewhere (a
+ * stranger's sign-up, a user editing their own record) is neither a match nor a conflict.
+ */
 async function userOfVerificationToken(
   data: DataReader,
   organizations: OrganizationRecord[],
@@ -105,12 +113,15 @@ async function userOfVerificationToken(
   if (claims.organization_id !== named.id && claims.organization_id !== named.parentOrganizationId) {
     throw refused("the verification token was issued for another organization", "ATTESTATION_MISMATCH");
   }
-  const sms = claims.verification_type === "OTP_TYPE_SMS";
-  const contact = sms ? claims.contact : claims.contact.toLowerCase();
-  return singleUser(organizations, async (organization) => {
-    const users = await data.listAll("users", organization.id);
-    return users.find((user) => (sms ? user.userPhoneNumber : user.userEmail?.toLowerCase()) === contact);
-  });
+  const otpType = claims.verification_type === "OTP_TYPE_SMS" ? "OTP_TYPE_SMS" : "OTP_TYPE_EMAIL";
+  for (const organization of organizations) {
+    const user = await userWithVerifiedContact(data, organization.id, otpType, claims.contact);
+    if (user) return user;
+  }
+  throw refused(
+    "no user of this organization or its sub-organizations holds the token's contact verified",
+    "USER_NOT_FOUND",
+  );
 }
 
 /** Authenticates an `X-Stamp-Attested` request. Every refusal is `UNAUTHENTICATED` naming the header. */

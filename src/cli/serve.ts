@@ -13,6 +13,7 @@ import { p256 } from "@noble/curves/nist.js";
 import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
 import { createAuthProxyHandler } from "../auth-proxy/proxy.js";
 import { createConsoleRoute } from "../devserver/console/index.js";
+import { createOutboxRoute, OUTBOX_PATH } from "../devserver/console/outbox-route.js";
 import {
   bootstrap,
   credentialsPathOf,
@@ -30,6 +31,7 @@ import { createLogger, wantsColour } from "../devserver/log.js";
 import { CustodyEngine, type CustodyEngineOptions } from "../engine/engine.js";
 import { MemoryOutbox } from "../messages/outbox.js";
 import { createSeededRandom } from "../model/random.js";
+import { allowedOriginsOf, rateLimitsOf } from "./proxy-flags.js";
 
 export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
                        [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]
@@ -37,7 +39,8 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
-                       [--signer-threads N] [--signer-thread-nice N]
+                       [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
+                       [--proxy-limit NAME=COUNT/PERIOD ...]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -76,6 +79,13 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      cores (default: sign on the server's own thread)
   --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
                      which feeds them; 0 when other busy processes share the cores)
+  --proxy-origin     a browser origin the auth proxy answers (exact, e.g. https://app.example); repeat for
+                     several, or '*' for any. Default: the server's own origin and pages on this machine
+                     (http://localhost, 127.0.0.1 and [::1] on any port)
+  --proxy-limit      change one of the auth proxy's rate limits: NAME=COUNT/PERIOD (signupsPerAddress=100/1h)
+                     or NAME=off, NAME one of requestsPerAddress (default 300/5m), signupsPerAddress (20/1h),
+                     otpSendsPerAddress (30/1h), otpSendsPerContact (5/15m); repeat for several, or 'off'
+                     for none. A refused request gets 429 with retry-after
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -87,11 +97,9 @@ credentials file. It prints the dev console's address with its token, and one lo
 
 The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
 become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
-messages at GET /dev/outbox: no mail or SMS leaves the machine.
+messages at GET /dev/outbox under the console's rules (loopback, and the console token or a root stamp):
+no mail or SMS leaves the machine.
 `;
-
-/** The local development route listing the messages the engine sent (codes included). */
-const OUTBOX_PATH = "/dev/outbox";
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -253,6 +261,8 @@ export async function serve(argv: string[]): Promise<void> {
       rpc: { type: "string", multiple: true, default: [] },
       "signer-threads": { type: "string" },
       "signer-thread-nice": { type: "string" },
+      "proxy-origin": { type: "string", multiple: true, default: [] },
+      "proxy-limit": { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -280,6 +290,8 @@ export async function serve(argv: string[]): Promise<void> {
     values["signer-thread-nice"] === undefined
       ? undefined
       : wholeNumber(values["signer-thread-nice"], "--signer-thread-nice");
+  const allowedOrigins = allowedOriginsOf(values["proxy-origin"]);
+  const rateLimits = rateLimitsOf(values["proxy-limit"]);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -358,8 +370,17 @@ export async function serve(argv: string[]): Promise<void> {
   const authProxy = createAuthProxyHandler(engine, {
     organizationId: credentials.organizationId,
     userId: credentials.userId,
+    allowedOrigins,
+    rateLimits,
     onError,
   });
+  const access = {
+    engine,
+    organizationId: credentials.organizationId,
+    rootUserId: credentials.userId,
+    token: consoleToken,
+    allowRemote: values["console-remote"],
+  };
   handle = createDevServerHandler({
     engine,
     logger,
@@ -371,12 +392,7 @@ export async function serve(argv: string[]): Promise<void> {
       },
     },
     routes: [
-      async (req, res, path) => {
-        if (req.method !== "GET" || path !== OUTBOX_PATH) return false;
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ messages: engine.outbox() }));
-        return true;
-      },
+      createOutboxRoute(access, () => engine.outbox()),
       async (req, res) => {
         let served = true;
         authProxy(req, res, () => {
@@ -385,12 +401,8 @@ export async function serve(argv: string[]): Promise<void> {
         return served;
       },
       createConsoleRoute({
-        engine,
+        ...access,
         root: rootView,
-        organizationId: credentials.organizationId,
-        token: consoleToken,
-        rootUserId: credentials.userId,
-        allowRemote: values["console-remote"],
         outbox: async (organizationId) =>
           outbox
             .messages()
@@ -426,7 +438,7 @@ export async function serve(argv: string[]): Promise<void> {
     // functions need it passed, verbatim, next to their other options.
     `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${credentials.signerPublicKey}"`,
     `signed requests are valid for ${values["request-lifetime"]} after their timestampMs`,
-    `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH}`,
+    `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH} (with the console token)`,
     `console ${baseUrl}/?token=${consoleToken}`,
   ];
   if (seeded) lines.push(`seeded start: ids and keys follow from --seed ${values.seed}`);

@@ -13,6 +13,7 @@ import * as v from "valibot";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { ActivityContext } from "../contract/operation.js";
 import { parseHex, utf8ToBytes } from "../crypto/bytes.js";
+import { sameContact, userHoldingContact, verifiedContactId } from "../model/contacts.js";
 import type { DataReader, DataWriter } from "../model/data.js";
 import type { VerificationClaims } from "../model/principal.js";
 import type { OrganizationRecord, OtpType, UserRecord } from "../model/records.js";
@@ -58,37 +59,13 @@ export function otpTypeOf(claims: VerificationClaims): OtpType {
   return claims.verification_type === "OTP_TYPE_SMS" ? "OTP_TYPE_SMS" : "OTP_TYPE_EMAIL";
 }
 
-/** Contacts compare case-insensitively for email (as mail systems route them), exactly for phone numbers. */
-export function sameContact(otpType: OtpType, a: string | null | undefined, b: string): boolean {
-  if (a === null || a === undefined) return false;
-  return otpType === "OTP_TYPE_EMAIL" ? a.toLowerCase() === b.toLowerCase() : a === b;
-}
-
-/** The first user of `organizationId` whose email (or phone) is the token's contact, or undefined. */
+/** The first user of `organizationId` whose email (or phone) is the token's contact, verified or not. */
 export async function userWithContact(
   data: DataReader,
   organizationId: string,
   claims: VerificationClaims,
 ): Promise<UserRecord | undefined> {
-  const otpType = otpTypeOf(claims);
-  const users = await data.listAll("users", organizationId);
-  return users.find((user) =>
-    sameContact(otpType, otpType === "OTP_TYPE_SMS" ? user.userPhoneNumber : user.userEmail, claims.contact),
-  );
-}
-
-function verifiedContactId(organizationId: string, otpType: OtpType, contact: string): string {
-  return JSON.stringify([organizationId, otpType, otpType === "OTP_TYPE_EMAIL" ? contact.toLowerCase() : contact]);
-}
-
-/** Whether a consumed token proved `contact` for a user of `organizationId`. */
-export async function isContactVerified(
-  data: DataReader,
-  organizationId: string,
-  otpType: OtpType,
-  contact: string,
-): Promise<boolean> {
-  return (await data.get("verifiedContacts", verifiedContactId(organizationId, otpType, contact))) !== undefined;
+  return userHoldingContact(data, organizationId, otpTypeOf(claims), claims.contact);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   redeemOtp,
   sendOtp,
 } from "../domain/otp-codes.js";
-import { sameContact } from "../domain/verification.js";
+import { sameContact } from "../model/contacts.js";
 import type { OrganizationRecord, OtpType, UserRecord } from "../model/records.js";
 import { DEFAULT_SESSION_SECONDS, defaultKeyName, issueSessionKey, targetPublicKey } from "./sessions.js";
 

@@ -9,24 +9,10 @@ import * as v from "valibot";
 import { invalidArgument } from "../common/errors.js";
 import { defineQuery } from "../contract/operation.js";
 import { DEFAULT_PAGE_SIZE, id, pagination } from "../contract/schema.js";
-import { isContactVerified, sameContact } from "../domain/verification.js";
-import type { DataReader } from "../model/data.js";
-import type { OrganizationRecord, OtpType } from "../model/records.js";
+import { userWithVerifiedContact } from "../model/contacts.js";
+import type { OtpType } from "../model/records.js";
 
 const FILTERS = { EMAIL: "OTP_TYPE_EMAIL", PHONE_NUMBER: "OTP_TYPE_SMS" } as const satisfies Record<string, OtpType>;
-
-async function holdsVerified(
-  data: DataReader,
-  organization: OrganizationRecord,
-  otpType: OtpType,
-  contact: string,
-): Promise<boolean> {
-  const users = await data.listAll("users", organization.id);
-  const holder = users.some((user) =>
-    sameContact(otpType, otpType === "OTP_TYPE_SMS" ? user.userPhoneNumber : user.userEmail, contact),
-  );
-  return holder && (await isContactVerified(data, organization.id, otpType, contact));
-}
 
 export const listVerifiedSubOrgIds = defineQuery({
   method: "getVerifiedSubOrgIds",
@@ -56,7 +42,10 @@ export const listVerifiedSubOrgIds = defineQuery({
         limit: 100,
       });
       for (const sub of page) {
-        if (organizationIds.length < limit && (await holdsVerified(data, sub, otpType, request.filterValue))) {
+        if (
+          organizationIds.length < limit &&
+          (await userWithVerifiedContact(data, sub.id, otpType, request.filterValue)) !== undefined
+        ) {
           organizationIds.push(sub.id);
         }
       }

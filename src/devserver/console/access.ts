@@ -1,13 +1,15 @@
 /**
- * Who may see the dev console: clients on the loopback interface (unless the server was told otherwise)
- * holding the token the server printed at start-up, given once as `?token=` (then kept in a cookie scoped
- * to this server) or as `Authorization: Bearer <token>`. (A request stamped by the root user's API key is
- * let in too: see the console route.)
+ * Who may see the dev console and the outbox beside it (which holds every one-time code): clients on the
+ * loopback interface (unless the server was told otherwise) holding the token the server printed at
+ * start-up, given once as `?token=` (then kept in a cookie scoped to this server) or as
+ * `Authorization: Bearer <token>`, or stamping the request target with the root user's API key.
  *
  * @module
  */
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { isCustodyError } from "../../common/errors.js";
+import type { CustodyEngine } from "../../engine/engine.js";
 
 export const CONSOLE_COOKIE = "custodian_console";
 
@@ -42,4 +44,58 @@ export function presentedToken(req: IncomingMessage, url: URL, token: string): T
   const authorization = req.headers.authorization;
   if (authorization?.startsWith("Bearer ") && sameToken(authorization.slice(7), token)) return "header";
   return undefined;
+}
+
+/** What the access rules need to know of the server. */
+export interface AccessRules {
+  engine: CustodyEngine;
+  /** The dev organization, whose root user's API key may stamp a request instead of the token. */
+  organizationId: string;
+  rootUserId: string;
+  /** The secret a browser presents: printed by the server at start-up. */
+  token: string;
+  /** Serve clients beyond the loopback interface too (they still need the token). */
+  allowRemote: boolean;
+}
+
+/**
+ * Whether the request carries an `X-Stamp` made by the root user's API key over the request target (path and
+ * query), as any official stamper makes one over a body: scripts can read the console with the credentials
+ * file alone.
+ */
+async function stampedByRoot(req: IncomingMessage, rules: AccessRules): Promise<"stamp" | undefined> {
+  const stamp = req.headers["x-stamp"];
+  if (typeof stamp !== "string") return undefined;
+  try {
+    const principal = await rules.engine.authenticate({
+      stamps: { apiKey: stamp },
+      body: new TextEncoder().encode(req.url ?? "/"),
+      organizationId: rules.organizationId,
+    });
+    return principal.userId === rules.rootUserId ? "stamp" : undefined;
+  } catch (error) {
+    if (isCustodyError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The access rules' answer: how the request proved itself, or why it is refused (403 or 401). */
+export type Admission =
+  | { admitted: true; presented: TokenPresentation | "stamp" }
+  | { admitted: false; status: 403 | 401; message: string };
+
+/** Applies the access rules to a request. */
+export async function admit(req: IncomingMessage, url: URL, rules: AccessRules): Promise<Admission> {
+  if (!rules.allowRemote && !fromLoopback(req)) {
+    return { admitted: false, status: 403, message: "the dev console answers the loopback interface only" };
+  }
+  const presented = presentedToken(req, url, rules.token) ?? (await stampedByRoot(req, rules));
+  if (presented === undefined) {
+    return {
+      admitted: false,
+      status: 401,
+      message: "present the console token the dev server printed at start-up (?token=, its cookie, or Bearer)",
+    };
+  }
+  return { admitted: true, presented };
 }

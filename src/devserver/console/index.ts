@@ -6,21 +6,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCustodyError } from "../../common/errors.js";
 import type { DevRoute } from "../handler.js";
-import { CONSOLE_COOKIE, fromLoopback, presentedToken } from "./access.js";
+import { type AccessRules, admit, CONSOLE_COOKIE } from "./access.js";
 import { type Html, html, markup } from "./html.js";
 import { activityPage, type ConsoleSources, organizationPage, page } from "./pages.js";
 
 export type { ConsoleSources, OutboxReader } from "./pages.js";
 
 /** Options of {@link createConsoleRoute}. */
-export interface ConsoleOptions extends ConsoleSources {
-  /** The secret a browser presents: printed by the server at start-up. */
-  token: string;
-  /** The dev organization's root user, whose API key may stamp a console request instead of the token. */
-  rootUserId: string;
-  /** Serve clients beyond the loopback interface too (they still need the token). */
-  allowRemote: boolean;
-}
+export interface ConsoleOptions extends ConsoleSources, AccessRules {}
 
 // No script runs on these pages, and none may: the inline style is the only thing allowed to load.
 const SECURITY_HEADERS = {
@@ -50,47 +43,25 @@ function pageFor(sources: ConsoleSources, path: string): (() => Promise<Html>) |
   return undefined;
 }
 
-/**
- * Whether the request carries an `X-Stamp` made by the root user's API key over the request target (path and
- * query), as any official stamper makes one over a body: scripts can read the console with the credentials
- * file alone.
- */
-async function stampedByRoot(req: IncomingMessage, options: ConsoleOptions): Promise<"stamp" | undefined> {
-  const stamp = req.headers["x-stamp"];
-  if (typeof stamp !== "string") return undefined;
-  try {
-    const principal = await options.engine.authenticate({
-      stamps: { apiKey: stamp },
-      body: new TextEncoder().encode(req.url ?? "/"),
-      organizationId: options.organizationId,
-    });
-    return principal.userId === options.rootUserId ? "stamp" : undefined;
-  } catch (error) {
-    if (isCustodyError(error)) return undefined;
-    throw error;
-  }
-}
-
 /** The console as a route of the dev server. */
 export function createConsoleRoute(options: ConsoleOptions): DevRoute {
   return async (req: IncomingMessage, res: ServerResponse, path: string) => {
     const render = pageFor(options, path);
     if (render === undefined) return false;
-    if (!options.allowRemote && !fromLoopback(req)) {
-      notice(res, 403, "Not here", "the dev console answers the loopback interface only");
-      return true;
-    }
     const url = new URL(req.url ?? "/", "http://console.invalid");
-    const presented = presentedToken(req, url, options.token) ?? (await stampedByRoot(req, options));
-    if (presented === undefined) {
-      notice(
-        res,
-        401,
-        "Token needed",
-        "open the console address the dev server printed at start-up (it carries ?token=)",
-      );
+    const admission = await admit(req, url, options);
+    if (!admission.admitted) {
+      if (admission.status === 403) notice(res, 403, "Not here", admission.message);
+      else
+        notice(
+          res,
+          401,
+          "Token needed",
+          "open the console address the dev server printed at start-up (it carries ?token=)",
+        );
       return true;
     }
+    const { presented } = admission;
     if (req.method !== "GET" && req.method !== "HEAD") {
       notice(res, 405, "Read-only", "the dev console only shows; change things through the Activity API");
       return true;
