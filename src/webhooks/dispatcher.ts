@@ -32,7 +32,7 @@ import type { WebhookDeliveryRecord, WebhookQueueEntryRecord } from "../model/re
 import type { Store } from "../storage/store.js";
 import { deliveryHeaders } from "./headers.js";
 import { type DeliveryUpdate, dropQueueEntry, settleDelivery } from "./outbox.js";
-import { adoptStoreWideQueue, dueBy, dueHeads, nextHeadAfter, QUEUE_ENTRIES } from "./queue.js";
+import { adoptStoreWideQueue, dueBy, dueHeads, nextEntryAfter, nextHeadAfter, QUEUE_ENTRIES } from "./queue.js";
 import { backoffMs, verdictOf, type WebhookDeliverySettings } from "./retry.js";
 import { SlotShares } from "./shares.js";
 import type { WebhookSigner } from "./signer.js";
@@ -157,8 +157,9 @@ export class WebhookDispatcher {
     let nextLookMs = Math.max(1, Math.floor(settings.leaseMs / 4));
     // A full house: the next completion wakes the dispatcher again.
     if (this.#inFlight.size < settings.concurrency) {
-      await this.#fillSlots(now);
+      const nextDueAtMs = await this.#fillSlots(now);
       if (this.#closing.signal.aborted) return;
+      if (nextDueAtMs !== undefined) nextLookMs = Math.min(nextLookMs, nextDueAtMs - now);
     }
     const next = await store.read((reader) => nextHeadAfter(new DataReader(reader), now));
     if (next !== undefined) nextLookMs = Math.min(nextLookMs, next.dueAtMs - now);
@@ -167,14 +168,17 @@ export class WebhookDispatcher {
 
   /**
    * Hands the free slots out, one at a time, to the organizations with deliveries due, fewest slots held
-   * first (see `shares.ts`), taking each delivery under a lease in this dispatcher's name.
+   * first (see `shares.ts`), taking each delivery under a lease in this dispatcher's name. Returns when the
+   * next delivery of an organization with attempts in flight here falls due: its head is the delivery in
+   * flight, so the heads do not tell.
    */
-  async #fillSlots(now: number): Promise<void> {
+  async #fillSlots(now: number): Promise<number | undefined> {
     const { settings, store } = this.#deps;
     const heads = await store.read((reader) =>
       dueHeads(new DataReader(reader), now, 4 * settings.concurrency + MORE_HEADS_PER_SCAN),
     );
     const waiting = heads.map((head) => head.organizationId).filter((id) => this.#shares.room(id) > 0);
+    let nextDueAtMs: number | undefined;
     while (waiting.length > 0 && this.#inFlight.size < settings.concurrency) {
       const index = this.#shares.next(waiting);
       const organizationId = waiting[index] as string;
@@ -197,10 +201,20 @@ export class WebhookDispatcher {
         }
         this.#launch(entry);
       }
-      if (this.#closing.signal.aborted) return;
-      // Fewer than asked for: nothing else of this organization is due and free to take now.
-      if (claimed.length < limit || this.#shares.room(organizationId) <= 0) waiting.splice(index, 1);
+      if (this.#closing.signal.aborted) return undefined;
+      if (this.#shares.room(organizationId) <= 0) {
+        // Its share is taken: a completion wakes the dispatcher again.
+        waiting.splice(index, 1);
+      } else if (claimed.length < limit) {
+        // Nothing else of this organization is due and free to take now.
+        waiting.splice(index, 1);
+        if (this.#shares.held(organizationId) > 0) {
+          const due = await store.read((reader) => nextEntryAfter(new DataReader(reader), organizationId, now));
+          if (due !== undefined) nextDueAtMs = Math.min(nextDueAtMs ?? due.dueAtMs, due.dueAtMs);
+        }
+      }
     }
+    return nextDueAtMs;
   }
 
   #launch(entry: WebhookQueueEntryRecord): void {

@@ -96,6 +96,16 @@ export async function nextHeadAfter(data: DataReader, now: number): Promise<Webh
   return next;
 }
 
+/** The earliest delivery of `organizationId` due after `now`, if any. */
+export async function nextEntryAfter(
+  data: DataReader,
+  organizationId: string,
+  now: number,
+): Promise<WebhookQueueEntryRecord | undefined> {
+  const [next] = await data.list(QUEUE_ENTRIES, organizationId, { after: dueBy(now), limit: 1 });
+  return next;
+}
+
 /** Entries moved per transaction when adopting a store-wide queue. */
 const ADOPTION_PAGE = 100;
 

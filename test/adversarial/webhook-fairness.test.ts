@@ -10,7 +10,9 @@ import { walletParameters } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization, subOrganizationParameters } from "../support/engine.js";
 import {
+  type Answer,
   allSettled,
+  deferred,
   deliveriesWhen,
   type Receiver,
   type SilentReceiver,
@@ -23,8 +25,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function answering(): Promise<Receiver> {
-  const receiver = await startReceiver();
+async function answering(answer?: Answer): Promise<Receiver> {
+  const receiver = await startReceiver(answer);
   cleanups.push(() => receiver.close());
   return receiver;
 }
@@ -172,6 +174,36 @@ describe("webhook delivery fairness between organizations", () => {
     // Each delivery had its one attempt, which ran to the deadline.
     expect(deliveries.every((delivery) => delivery.status === "FAILED" && delivery.attempts === 1)).toBe(true);
     expect(hung.reduce((sum, receiver) => sum + receiver.accepted, 0)).toBe(15);
+  });
+
+  it("sends an organization's retry when it falls due, while its other receiver still holds attempts", async () => {
+    // Attempts may hang for two minutes, and the dispatcher otherwise looks at the queue every 150 s: only
+    // a timer set for the retry itself sends it while the other receiver hangs.
+    const { subs } = await parentWithSubOrganizations(
+      {
+        webhookDelivery: {
+          concurrency: 8,
+          concurrencyPerOrganization: 4,
+          timeoutMs: 120_000,
+          leaseMs: 600_000,
+          // Due well after the failed attempt is recorded: the dispatcher must come back for it.
+          initialBackoffMs: 1_000,
+          maxBackoffMs: 1_000,
+        },
+      },
+      ["Mixed"],
+    );
+    const [mixed] = subs as [(typeof subs)[0]];
+    const hanging = deferred<number>();
+    cleanups.push(async () => hanging.resolve(200));
+    const held = await answering(() => hanging.promise);
+    const flaky = await answering((_, index) => (index === 0 ? 500 : 200));
+    await addEndpoint(mixed.root, mixed.organizationId, held.url);
+    await addEndpoint(mixed.root, mixed.organizationId, flaky.url);
+    const [first, retry] = await flaky.waitFor(2);
+    expect(retry?.headers["x-turnkey-event-id"]).toBe(first?.headers["x-turnkey-event-id"]);
+    // Both of the other receiver's deliveries are still unanswered.
+    expect((await held.waitFor(2)).length).toBe(2);
   });
 
   it("refuses a share that is not a whole number of slots of at least one", async () => {
