@@ -3,7 +3,8 @@
  * 127.0.0.1 and attacks it the way a review would, one module per kind of attack. Hostile bodies (huge,
  * endless chunked, deep nesting, `__proto__`, bad UTF-8, BOMs, duplicate keys), tampered and replayed stamps,
  * cross-organization reads and writes, concurrent conflicting activities, the auth proxy as strangers use it
- * (account pre-hijacking, enumeration, the outbox, origins, floods), SIGKILL during load (nothing
+ * (account pre-hijacking, enumeration, the outbox, origins, floods), webhook URLs that reach loopback through
+ * IPv6 and one tenant's hanging receivers delaying another's deliveries, SIGKILL during load (nothing
  * acknowledged may be lost), and a scan for secrets in the data directory, the server's output and every
  * activity and error body.
  *
@@ -20,9 +21,16 @@ import { hostileBodies } from "./hostile-bodies.js";
 import { killRounds } from "./kill-rounds.js";
 import { allActivityBodies, knownSecrets, secretScan } from "./secrets.js";
 import { stampsAndOrganizations } from "./stamps-and-organizations.js";
+import { webhooks } from "./webhooks.js";
 
 /** The attacks on one running server, in order. */
-const ATTACKS: ((target: Target) => Promise<unknown>)[] = [hostileBodies, stampsAndOrganizations, conflicts, authProxy];
+const ATTACKS: ((target: Target) => Promise<unknown>)[] = [
+  hostileBodies,
+  stampsAndOrganizations,
+  conflicts,
+  authProxy,
+  webhooks,
+];
 
 async function main(): Promise<void> {
   const started = Date.now();

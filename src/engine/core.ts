@@ -89,7 +89,10 @@ export interface CustodyEngineOptions {
    * service, accepts only `https` URLs of public destinations.
    */
   allowInsecureWebhooks?: boolean;
-  /** Webhook delivery settings (concurrency, per-attempt timeout, attempts, backoff); each defaults separately. */
+  /**
+   * Webhook delivery settings (slots in all and per receiving organization, per-attempt timeout, attempts,
+   * backoff); each defaults separately.
+   */
   webhookDelivery?: Partial<WebhookDeliverySettings>;
   /** Told about unexpected failures of the webhook dispatcher (a failing store), for the host's logs. */
   onWebhookError?: (error: unknown) => void;

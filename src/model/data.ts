@@ -21,7 +21,7 @@ export function addressRecordId(organizationId: string, address: string): string
 /** Scope of engine-wide records. */
 export const META_SCOPE = "meta";
 
-/** Scope of the webhook delivery queue (one queue per store). */
+/** Scope of the heads of the webhook delivery queues (and of the store-wide queue that preceded them). */
 export const WEBHOOK_QUEUE_SCOPE = "webhookQueue";
 
 /** Scope of the sends the status tracker watches (one list per store). */
@@ -52,6 +52,7 @@ export const INDEX = {
       type === "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" ? address.toLowerCase() : address,
     ]),
   gasUsageConfigByOrganization: (organizationId: string) => organizationId,
+  webhookQueueHeadByOrganization: (organizationId: string) => organizationId,
 } as const;
 
 /** The scope of credential-location records for one public key or credential id. */
@@ -114,6 +115,11 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     },
   }),
   webhookDeliveries: (d) => ({ scope: d.organizationId }),
+  webhookQueueEntries: (e) => ({ scope: e.organizationId }),
+  webhookQueueHeads: (h) => ({
+    scope: WEBHOOK_QUEUE_SCOPE,
+    keys: { webhookQueueHeadByOrganization: INDEX.webhookQueueHeadByOrganization(h.organizationId) },
+  }),
   webhookQueue: () => ({ scope: WEBHOOK_QUEUE_SCOPE }),
   webhookAttempts: (a) => ({ scope: a.eventId }),
   otps: (o) => ({ scope: o.organizationId }),

@@ -378,8 +378,36 @@ export interface WebhookDeliveryRecord {
   updatedAtMs: number;
 }
 
-/** An entry of the delivery queue: its id sorts by due time, so the dispatcher reads the head only. */
-export interface WebhookQueueRecord {
+/**
+ * A delivery waiting in its receiving organization's queue (scoped by that organization): its id sorts by
+ * due time, so the dispatcher takes an organization's due deliveries from the head of its queue.
+ */
+export interface WebhookQueueEntryRecord {
+  /** `<due time, zero-padded>:<event id>`. */
+  id: string;
+  eventId: string;
+  dueAtMs: number;
+  /** The delivery's `organizationId`: the organization whose endpoint or legacy feature receives it. */
+  organizationId: string;
+}
+
+/**
+ * The head of one organization's delivery queue: one per organization with queued deliveries, in one
+ * store-wide scope ordered by its earliest due time, so the dispatcher finds which organizations have work
+ * due without reading their queues.
+ */
+export interface WebhookQueueHeadRecord {
+  /** `<due time, zero-padded>:<organization id>`. */
+  id: string;
+  organizationId: string;
+  dueAtMs: number;
+}
+
+/**
+ * An entry of a single store-wide delivery queue, the layout of stores written by earlier builds. The
+ * dispatcher moves such entries into the per-organization queues when it starts; nothing writes them.
+ */
+export interface StoreWideQueueRecord {
   /** `<due time, zero-padded>:<event id>`. */
   id: string;
   eventId: string;
@@ -556,7 +584,9 @@ export interface Collections {
   webhookEndpoints: WebhookEndpointRecord;
   smartContractInterfaces: SmartContractInterfaceRecord;
   webhookDeliveries: WebhookDeliveryRecord;
-  webhookQueue: WebhookQueueRecord;
+  webhookQueueEntries: WebhookQueueEntryRecord;
+  webhookQueueHeads: WebhookQueueHeadRecord;
+  webhookQueue: StoreWideQueueRecord;
   webhookAttempts: WebhookAttemptRecord;
   otps: OtpRecord;
   verificationTokenUses: VerificationTokenUseRecord;

@@ -1,11 +1,13 @@
 /**
- * The webhook dispatcher: reads the due head of the outbox queue, sends up to `concurrency` deliveries at
- * once, and records each attempt's outcome with the delivery's next state in one transaction. It runs
- * beside the engine, never inside a submission: a commit only wakes it, so a slow or dead receiver costs
- * `submit` nothing. State lives in the store, so a new engine on the same store resumes what was pending.
+ * The webhook dispatcher: finds the organizations with deliveries due (see `queue.ts`), sends up to
+ * `concurrency` deliveries at once, no more than `concurrencyPerOrganization` of them to one receiving
+ * organization (see `shares.ts`), and records each attempt's outcome with the delivery's next state in one
+ * transaction. It runs beside the engine, never inside a submission: a commit only wakes it, so a slow or
+ * dead receiver costs `submit` nothing. State lives in the store, so a new engine on the same store resumes
+ * what was pending.
  *
- * Several engines may share one store (PostgreSQL). Each dispatcher takes the due head of the queue with
- * `Store.claim`: a lease in its own name, for `leaseMs`, so no other dispatcher sends that delivery meanwhile.
+ * Several engines may share one store (PostgreSQL). Each dispatcher takes due deliveries with `Store.claim`:
+ * a lease in its own name, for `leaseMs`, so no other dispatcher sends that delivery meanwhile.
  * Recording the outcome replaces the queue entry, which ends the lease; an attempt abandoned by `close()` or a
  * store failure releases it. A dispatcher that dies (a crash, SIGKILL) keeps its leases until they end; then
  * any other dispatcher takes the deliveries over. Dispatchers are woken by their own engine's commits and
@@ -15,21 +17,24 @@
  * sent again, with the same event id, by the next dispatcher to take it. A crash after the receiver answered
  * and before the outcome was recorded therefore sends the event twice; receivers deduplicate on the event id.
  *
- * Events are taken oldest-due first, but with `concurrency` above 1, or after a retry, they can arrive out
- * of order; a receiver orders an activity's versions by its `updatedAt` and status.
+ * Each organization's events are taken oldest-due first, but with more than one slot per organization, or
+ * after a retry, they can arrive out of order; a receiver orders an activity's versions by its `updatedAt`
+ * and status. Shares are per dispatcher: engines sharing a store each give an organization its share.
  *
  * @module
  */
 import { randomUUID } from "node:crypto";
 import { isCustodyError } from "../common/errors.js";
 import { utf8ToBytes } from "../crypto/bytes.js";
-import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../model/data.js";
+import { DataReader, DataWriter } from "../model/data.js";
 import type { Clock, RandomSource } from "../model/random.js";
-import type { WebhookDeliveryRecord, WebhookQueueRecord } from "../model/records.js";
+import type { WebhookDeliveryRecord, WebhookQueueEntryRecord } from "../model/records.js";
 import type { Store } from "../storage/store.js";
 import { deliveryHeaders } from "./headers.js";
-import { type DeliveryUpdate, dropQueueEntry, queueKey, settleDelivery } from "./outbox.js";
+import { type DeliveryUpdate, dropQueueEntry, settleDelivery } from "./outbox.js";
+import { adoptStoreWideQueue, dueBy, dueHeads, nextEntryAfter, nextHeadAfter, QUEUE_ENTRIES } from "./queue.js";
 import { backoffMs, verdictOf, type WebhookDeliverySettings } from "./retry.js";
+import { SlotShares } from "./shares.js";
 import type { WebhookSigner } from "./signer.js";
 import { type CurrentTarget, currentTarget } from "./targets.js";
 import { postWebhook } from "./transport.js";
@@ -49,8 +54,12 @@ export interface DispatcherDependencies {
   readonly onError?: (error: unknown) => void;
 }
 
-/** The outbox queue's collection. */
-const QUEUE = "webhookQueue";
+/**
+ * How many organizations with deliveries due one scan looks at, besides four per slot. Those holding their
+ * whole share here, or whose due deliveries other engines hold, are passed over, and the look must reach
+ * past them to the organizations still waiting; the rest are seen once these move on.
+ */
+const MORE_HEADS_PER_SCAN = 64;
 
 type Loaded = { stale: true } | { stale: false; delivery: WebhookDeliveryRecord; target: CurrentTarget };
 
@@ -58,7 +67,10 @@ export class WebhookDispatcher {
   readonly #deps: DispatcherDependencies;
   readonly #closing = new AbortController();
   readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #shares: SlotShares;
   #started = false;
+  /** Whether a store-wide queue left by an earlier build has been moved into the per-organization queues. */
+  #adopted = false;
   #scanning: Promise<void> | undefined;
   #scanAgain = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -74,6 +86,7 @@ export class WebhookDispatcher {
   constructor(deps: DispatcherDependencies) {
     this.#deps = deps;
     this.#owner = `dispatcher-${randomUUID()}`;
+    this.#shares = new SlotShares(deps.settings.concurrencyPerOrganization);
   }
 
   /** Starts dispatching, beginning with whatever an earlier engine left pending. Idempotent. */
@@ -136,37 +149,76 @@ export class WebhookDispatcher {
     const { settings, clock, store } = this.#deps;
     const now = clock();
     if (now < this.#pausedUntil) return this.#arm(this.#pausedUntil - now);
+    if (!this.#adopted) {
+      await adoptStoreWideQueue(store);
+      this.#adopted = true;
+    }
     // Another engine's new work, or work a dead one left, is found by looking again (see the module comment).
     let nextLookMs = Math.max(1, Math.floor(settings.leaseMs / 4));
-    const free = settings.concurrency - this.#inFlight.size;
     // A full house: the next completion wakes the dispatcher again.
-    if (free > 0) {
-      const claimed = await store.claim(QUEUE, WEBHOOK_QUEUE_SCOPE, {
-        owner: this.#owner,
-        now,
-        until: now + settings.leaseMs,
-        limit: free,
-        before: queueKey(now + 1, ""),
-      });
-      for (const entry of claimed as unknown as WebhookQueueRecord[]) {
-        // Only an attempt that outlived its lease could be claimed again while in flight; it is left to finish.
-        if (this.#inFlight.has(entry.eventId)) continue;
-        if (this.#closing.signal.aborted) {
-          await store.release(QUEUE, [entry.id], this.#owner);
-          continue;
-        }
-        this.#launch(entry);
-      }
+    if (this.#inFlight.size < settings.concurrency) {
+      const nextDueAtMs = await this.#fillSlots(now);
       if (this.#closing.signal.aborted) return;
+      if (nextDueAtMs !== undefined) nextLookMs = Math.min(nextLookMs, nextDueAtMs - now);
     }
-    const [next] = await store.read((reader) =>
-      new DataReader(reader).list(QUEUE, WEBHOOK_QUEUE_SCOPE, { after: queueKey(now + 1, ""), limit: 1 }),
-    );
+    const next = await store.read((reader) => nextHeadAfter(new DataReader(reader), now));
     if (next !== undefined) nextLookMs = Math.min(nextLookMs, next.dueAtMs - now);
     this.#arm(nextLookMs);
   }
 
-  #launch(entry: WebhookQueueRecord): void {
+  /**
+   * Hands the free slots out, one at a time, to the organizations with deliveries due, fewest slots held
+   * first (see `shares.ts`), taking each delivery under a lease in this dispatcher's name. Returns when the
+   * next delivery of an organization with attempts in flight here falls due: its head is the delivery in
+   * flight, so the heads do not tell.
+   */
+  async #fillSlots(now: number): Promise<number | undefined> {
+    const { settings, store } = this.#deps;
+    const heads = await store.read((reader) =>
+      dueHeads(new DataReader(reader), now, 4 * settings.concurrency + MORE_HEADS_PER_SCAN),
+    );
+    const waiting = heads.map((head) => head.organizationId).filter((id) => this.#shares.room(id) > 0);
+    let nextDueAtMs: number | undefined;
+    while (waiting.length > 0 && this.#inFlight.size < settings.concurrency) {
+      const index = this.#shares.next(waiting);
+      const organizationId = waiting[index] as string;
+      const room = Math.min(settings.concurrency - this.#inFlight.size, this.#shares.room(organizationId));
+      // One at a time while others wait, so each free slot goes to whoever holds the fewest.
+      const limit = waiting.length === 1 ? room : 1;
+      const claimed = await store.claim(QUEUE_ENTRIES, organizationId, {
+        owner: this.#owner,
+        now,
+        until: now + settings.leaseMs,
+        limit,
+        before: dueBy(now),
+      });
+      for (const entry of claimed as unknown as WebhookQueueEntryRecord[]) {
+        // Only an attempt that outlived its lease could be claimed again while in flight; it is left to finish.
+        if (this.#inFlight.has(entry.eventId)) continue;
+        if (this.#closing.signal.aborted) {
+          await store.release(QUEUE_ENTRIES, [entry.id], this.#owner);
+          continue;
+        }
+        this.#launch(entry);
+      }
+      if (this.#closing.signal.aborted) return undefined;
+      if (this.#shares.room(organizationId) <= 0) {
+        // Its share is taken: a completion wakes the dispatcher again.
+        waiting.splice(index, 1);
+      } else if (claimed.length < limit) {
+        // Nothing else of this organization is due and free to take now.
+        waiting.splice(index, 1);
+        if (this.#shares.held(organizationId) > 0) {
+          const due = await store.read((reader) => nextEntryAfter(new DataReader(reader), organizationId, now));
+          if (due !== undefined) nextDueAtMs = Math.min(nextDueAtMs ?? due.dueAtMs, due.dueAtMs);
+        }
+      }
+    }
+    return nextDueAtMs;
+  }
+
+  #launch(entry: WebhookQueueEntryRecord): void {
+    this.#shares.take(entry.organizationId);
     const run = this.#deliver(entry)
       .then(
         async (done) => {
@@ -180,15 +232,16 @@ export class WebhookDispatcher {
       )
       .finally(() => {
         this.#inFlight.delete(entry.eventId);
+        this.#shares.give(entry.organizationId);
         this.wake();
       });
     this.#inFlight.set(entry.eventId, run);
   }
 
   /** Hands back a delivery this dispatcher took and did not settle, so any engine may take it at once. */
-  async #release(entry: WebhookQueueRecord): Promise<void> {
+  async #release(entry: WebhookQueueEntryRecord): Promise<void> {
     try {
-      await this.#deps.store.release(QUEUE, [entry.id], this.#owner);
+      await this.#deps.store.release(QUEUE_ENTRIES, [entry.id], this.#owner);
     } catch (error) {
       // The lease still ends on its own; only the hand-over waits for it.
       this.#deps.onError?.(error);
@@ -196,7 +249,7 @@ export class WebhookDispatcher {
   }
 
   /** Makes one attempt (or settles without one); false when it was abandoned unrecorded (closing). */
-  async #deliver(entry: WebhookQueueRecord): Promise<boolean> {
+  async #deliver(entry: WebhookQueueEntryRecord): Promise<boolean> {
     const { store, clock, settings, rules, signer } = this.#deps;
     const loaded = await store.read(async (reader): Promise<Loaded> => {
       const data = new DataReader(reader);

@@ -1,15 +1,16 @@
 /**
  * The webhook outbox: one delivery record per (receiver, activity version), written in the transaction that
- * wrote the activity, plus a queue ordered by due time that the dispatcher reads from the head. Delivery
- * state changes (an attempt's outcome, a cancellation) move a delivery and its queue entry together.
+ * wrote the activity, plus its entry in the receiving organization's queue (see `queue.ts`). Delivery state
+ * changes (an attempt's outcome, a cancellation) move a delivery and its queue entry together.
  *
  * @module
  */
 
 import { sendStatusWebhookBody } from "../chains/send-status.js";
-import { type DataReader, type DataWriter, WEBHOOK_QUEUE_SCOPE } from "../model/data.js";
-import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueRecord } from "../model/records.js";
+import type { DataWriter } from "../model/data.js";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueEntryRecord } from "../model/records.js";
 import { renderActivity } from "../model/render.js";
+import { dropEntry, enqueue, requeue } from "./queue.js";
 import {
   ACTIVITY_UPDATES,
   activityUpdateTargets,
@@ -17,11 +18,6 @@ import {
   sendStatusTargets,
   type WebhookTarget,
 } from "./targets.js";
-
-/** The id of a queue entry: due time first (zero-padded so ids sort by it), then the event id. */
-export function queueKey(dueAtMs: number, eventId: string): string {
-  return `${String(Math.max(0, Math.floor(dueAtMs))).padStart(16, "0")}:${eventId}`;
-}
 
 /** The id of an attempt record: attempts of one event sort in order. */
 export function attemptKey(eventId: string, attempt: number): string {
@@ -88,7 +84,7 @@ export async function enqueueActivityUpdates(
 
 async function queueDelivery(data: DataWriter, delivery: WebhookDeliveryRecord, now: number): Promise<void> {
   await data.put("webhookDeliveries", delivery);
-  await data.put("webhookQueue", { id: queueKey(now, delivery.id), eventId: delivery.id, dueAtMs: now });
+  await enqueue(data, delivery.organizationId, delivery.id, now);
 }
 
 /**
@@ -133,11 +129,6 @@ export async function enqueueSendStatusUpdates(
   return queued;
 }
 
-/** The first `limit` queue entries, earliest due first. */
-export function queueHead(data: DataReader, limit: number): Promise<WebhookQueueRecord[]> {
-  return data.list("webhookQueue", WEBHOOK_QUEUE_SCOPE, { limit });
-}
-
 /** A delivery's next state after an attempt or a cancellation. */
 export interface DeliveryUpdate {
   status: WebhookDeliveryRecord["status"];
@@ -161,20 +152,17 @@ export async function settleDelivery(
 ): Promise<void> {
   const delivery = await data.get("webhookDeliveries", eventId);
   if (delivery?.status !== "PENDING" || delivery.attempts !== attemptsBefore) return;
-  if (delivery.nextAttemptAtMs !== null) await data.delete("webhookQueue", queueKey(delivery.nextAttemptAtMs, eventId));
   const attempts = attemptsBefore + (update.attempt ? 1 : 0);
+  const nextAttemptAtMs = update.status === "PENDING" ? update.nextAttemptAtMs : null;
   await data.put("webhookDeliveries", {
     ...delivery,
     status: update.status,
     attempts,
-    nextAttemptAtMs: update.status === "PENDING" ? update.nextAttemptAtMs : null,
+    nextAttemptAtMs,
     lastError: update.lastError,
     updatedAtMs: update.now,
   });
-  if (update.status === "PENDING" && update.nextAttemptAtMs !== null) {
-    const dueAtMs = update.nextAttemptAtMs;
-    await data.put("webhookQueue", { id: queueKey(dueAtMs, eventId), eventId, dueAtMs });
-  }
+  await requeue(data, delivery.organizationId, eventId, delivery.nextAttemptAtMs, nextAttemptAtMs);
   if (update.attempt) {
     await data.put("webhookAttempts", {
       ...update.attempt,
@@ -186,8 +174,8 @@ export async function settleDelivery(
 }
 
 /** Drops a queue entry whose delivery is gone or already settled (left behind by an interrupted writer). */
-export async function dropQueueEntry(data: DataWriter, entry: WebhookQueueRecord): Promise<void> {
+export async function dropQueueEntry(data: DataWriter, entry: WebhookQueueEntryRecord): Promise<void> {
   const delivery = await data.get("webhookDeliveries", entry.eventId);
   if (delivery?.status === "PENDING" && delivery.nextAttemptAtMs === entry.dueAtMs) return;
-  await data.delete("webhookQueue", entry.id);
+  await dropEntry(data, entry);
 }

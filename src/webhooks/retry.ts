@@ -11,8 +11,18 @@ import type { WebhookPostOutcome } from "./transport.js";
 
 /** How deliveries are made and retried. */
 export interface WebhookDeliverySettings {
-  /** Deliveries in flight at once, across all receivers. Default 4. */
+  /**
+   * Deliveries in flight at once, across all receivers. An attempt at a receiver that never answers holds
+   * its slot until `timeoutMs`; a slot costs a socket and a timer, so there are enough for several
+   * organizations' receivers to hang at once without holding up the rest. Default 16.
+   */
   concurrency: number;
+  /**
+   * Deliveries in flight at once to the receivers of one organization (the owner of the endpoint or legacy
+   * webhook feature; a sub-organization is an organization of its own): one organization's slow receivers
+   * delay only its own deliveries. Default a quarter of `concurrency`, at least 1.
+   */
+  concurrencyPerOrganization: number;
   /** Deadline of one attempt, from dialling to the response status (ms). Default 10 s. */
   timeoutMs: number;
   /** Attempts before a retryable failure becomes final. Default 8. */
@@ -30,7 +40,8 @@ export interface WebhookDeliverySettings {
 }
 
 export const DEFAULT_DELIVERY_SETTINGS: Readonly<WebhookDeliverySettings> = {
-  concurrency: 4,
+  concurrency: 16,
+  concurrencyPerOrganization: 4,
   timeoutMs: 10_000,
   maxAttempts: 8,
   initialBackoffMs: 1_000,

@@ -52,7 +52,7 @@ function deliverySettings(given: Partial<WebhookDeliverySettings> = {}): Webhook
   for (const key of Object.keys(DEFAULT_DELIVERY_SETTINGS) as (keyof WebhookDeliverySettings)[]) {
     const value = given[key];
     if (value === undefined) continue;
-    const minimum = key === "concurrency" || key === "maxAttempts" || key === "timeoutMs" || key === "leaseMs" ? 1 : 0;
+    const minimum = key === "initialBackoffMs" || key === "maxBackoffMs" ? 0 : 1;
     if (!Number.isSafeInteger(value) || value < minimum) {
       throw invalidArgument(
         `webhookDelivery.${key} must be an integer of at least ${minimum}`,
@@ -63,6 +63,9 @@ function deliverySettings(given: Partial<WebhookDeliverySettings> = {}): Webhook
       );
     }
     settings[key] = value;
+  }
+  if (given.concurrencyPerOrganization === undefined) {
+    settings.concurrencyPerOrganization = Math.max(1, Math.floor(settings.concurrency / 4));
   }
   if (given.leaseMs === undefined) {
     settings.leaseMs = Math.max(DEFAULT_DELIVERY_SETTINGS.leaseMs, 3 * settings.timeoutMs);

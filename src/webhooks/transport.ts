@@ -10,7 +10,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "nod
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { isSpecialAddress } from "./url-policy.js";
+import { nonPublicPart } from "./special-addresses.js";
 
 /** One POST to make. */
 export interface WebhookPost {
@@ -37,13 +37,23 @@ export type WebhookPostOutcome =
 class DestinationRefused extends Error {}
 
 /** `dns.lookup`, refusing names that resolve to any non-public address. */
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: Parameters<LookupFunction>[2]): void {
+export function publicOnlyLookup(
+  hostname: string,
+  options: LookupOptions,
+  callback: Parameters<LookupFunction>[2],
+): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, "", 0);
-    const special = addresses.find((entry) => isSpecialAddress(entry.address));
-    if (special !== undefined || addresses.length === 0) {
+    if (addresses.length === 0) {
+      return callback(new DestinationRefused(`${hostname} resolves to nothing`), "", 0);
+    }
+    // One refused address refuses the name: the connection may go to any of them.
+    for (const { address } of addresses) {
+      const part = nonPublicPart(address);
+      if (part === undefined) continue;
+      const carried = part === address ? "" : ` (it carries ${part})`;
       const refused = new DestinationRefused(
-        `${hostname} resolves to ${special?.address ?? "nothing"}, which is not a public destination`,
+        `${hostname} resolves to ${address}${carried}, which is not a public destination`,
       );
       return callback(refused, "", 0);
     }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { CustodyEngine, MemoryStore } from "../../src/index.js";
+import { DataReader, DataWriter, WEBHOOK_QUEUE_SCOPE } from "../../src/model/data.js";
 import { FileStore } from "../../src/storage/file/index.js";
 import { walletParameters } from "../support/consensus.js";
 import { p256KeyPair } from "../support/engine.js";
@@ -135,6 +136,54 @@ describe("durable deliveries", () => {
     const [delivery] = await deliveriesWhen(sender, organizationId, allSettled);
     expect(delivery).toMatchObject({ activityId: created.id, status: "DELIVERED", attempts: 1 });
     expect(await hooks.waitFor(1)).toHaveLength(1);
+  });
+
+  it("delivers what a store-wide queue of an earlier build holds, and drops its entries for settled deliveries", async () => {
+    const hooks = await startReceiver();
+    cleanups.push(() => hooks.close());
+    const store = new MemoryStore();
+    const keyEncryptionKey = randomBytes(32);
+    const options = { keyEncryptionKey, allowInsecureWebhooks: true, webhookDelivery: FAST_RETRIES };
+    const writer = new CustodyEngine({ store, ...options, deliverWebhooks: false });
+    const { organizationId, root } = await bootstrap(writer);
+    await root.createWebhookEndpoint({
+      organizationId,
+      parameters: { url: hooks.url, name: "hooks", subscriptions: [{ eventType: "ACTIVITY_UPDATES" }] },
+    });
+    await root.createWallet({ organizationId, parameters: walletParameters("queued") });
+    await writer.close();
+    // The earlier layout: one store-wide queue, no per-organization queues or heads; plus an entry whose
+    // delivery is gone.
+    await store.transaction(async (tx) => {
+      const data = new DataWriter(tx);
+      for (const entry of await data.listAll("webhookQueueEntries", organizationId)) {
+        await data.delete("webhookQueueEntries", entry.id);
+        await data.put("webhookQueue", { id: entry.id, eventId: entry.eventId, dueAtMs: entry.dueAtMs });
+      }
+      for (const head of await data.listAll("webhookQueueHeads", WEBHOOK_QUEUE_SCOPE)) {
+        await data.delete("webhookQueueHeads", head.id);
+      }
+      await data.put("webhookQueue", { id: "0000000000000001:gone", eventId: "gone", dueAtMs: 1 });
+    });
+
+    const sender = new CustodyEngine({ store, ...options });
+    cleanups.push(() => sender.close());
+    await sender.open();
+    const deliveries = await deliveriesWhen(sender, organizationId, (list) => list.length === 2 && allSettled(list));
+    expect(deliveries.map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+      ["DELIVERED", 1],
+      ["DELIVERED", 1],
+    ]);
+    expect(await hooks.waitFor(2)).toHaveLength(2);
+    const left = await store.read(async (reader) => {
+      const data = new DataReader(reader);
+      return [
+        ...(await data.listAll("webhookQueue", WEBHOOK_QUEUE_SCOPE)),
+        ...(await data.listAll("webhookQueueEntries", organizationId)),
+        ...(await data.listAll("webhookQueueHeads", WEBHOOK_QUEUE_SCOPE)),
+      ];
+    });
+    expect(left).toEqual([]);
   });
 
   it("applies the URL rules again at delivery: a store reopened without allowInsecureWebhooks fails the delivery", async () => {

@@ -73,7 +73,13 @@ async function setup() {
         parent: await data.listAll("webhookDeliveries", "parent"),
         child: await data.listAll("webhookDeliveries", "child"),
         quiet: await data.listAll("webhookDeliveries", "quiet"),
-        queue: await data.listAll("webhookQueue", WEBHOOK_QUEUE_SCOPE),
+        // Each receiving organization's queue, and the heads that say which organizations have queued work.
+        queue: [
+          ...(await data.listAll("webhookQueueEntries", "parent")),
+          ...(await data.listAll("webhookQueueEntries", "child")),
+          ...(await data.listAll("webhookQueueEntries", "quiet")),
+        ],
+        heads: await data.listAll("webhookQueueHeads", WEBHOOK_QUEUE_SCOPE),
       };
     });
   return { store, wakes, state };
@@ -87,7 +93,7 @@ describe("OutboxStore", () => {
       await data.put("activities", activity("a1", "child", "ACTIVITY_STATUS_CONSENSUS_NEEDED"));
       await data.put("activities", activity("a1", "child", "ACTIVITY_STATUS_COMPLETED"));
     });
-    const { parent, child, queue } = await state();
+    const { parent, child, queue, heads } = await state();
     // The child's endpoint and the parent's legacy feature: one version, one event each.
     expect(child.map((d) => [d.id, d.endpointId, d.activityId])).toEqual([["event-1", "endpoint-child", "a1"]]);
     expect(parent.map((d) => [d.id, d.endpointId, d.activityId])).toEqual([["event-2", null, "a1"]]);
@@ -104,7 +110,14 @@ describe("OutboxStore", () => {
         eventType: "ACTIVITY_UPDATES",
       });
     }
-    expect(queue.map((entry) => entry.eventId)).toEqual(["event-1", "event-2"]);
+    expect(queue.map((entry) => [entry.organizationId, entry.eventId, entry.dueAtMs])).toEqual([
+      ["parent", "event-2", NOW],
+      ["child", "event-1", NOW],
+    ]);
+    expect(heads.map((head) => [head.organizationId, head.dueAtMs])).toEqual([
+      ["child", NOW],
+      ["parent", NOW],
+    ]);
     expect(wakes).toEqual([2]);
   });
 
@@ -116,7 +129,7 @@ describe("OutboxStore", () => {
         throw new Error("handler failed");
       }),
     ).rejects.toThrow("handler failed");
-    expect(await state()).toEqual({ parent: [], child: [], quiet: [], queue: [] });
+    expect(await state()).toEqual({ parent: [], child: [], quiet: [], queue: [], heads: [] });
     expect(wakes).toEqual([]);
   });
 
@@ -128,7 +141,7 @@ describe("OutboxStore", () => {
     await store.transaction(async (tx) => {
       await new DataWriter(tx).put("meta", { id: "x", value: "y" });
     });
-    expect(await state()).toEqual({ parent: [], child: [], quiet: [], queue: [] });
+    expect(await state()).toEqual({ parent: [], child: [], quiet: [], queue: [], heads: [] });
     expect(wakes).toEqual([]);
   });
 

@@ -4,7 +4,7 @@
  * promise the test resolves later (a receiver that holds the request).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
 import { expect } from "vitest";
 import type { CustodyEngine, WebhookDeliveryRecord, WebhookJwks } from "../../src/index.js";
 
@@ -74,6 +74,56 @@ export async function startReceiver(answer: Answer = () => 200): Promise<Receive
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+      }),
+  };
+}
+
+/** A receiver that accepts connections and never answers: every attempt at it runs to its deadline. */
+export interface SilentReceiver {
+  /** `http://127.0.0.1:<port>/hooks`. */
+  url: string;
+  /** Connections accepted so far. */
+  readonly accepted: number;
+  /** Connections accepted and not yet ended by the sender. */
+  readonly open: number;
+  close(): Promise<void>;
+}
+
+export async function startSilentReceiver(): Promise<SilentReceiver> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  let open = 0;
+  const server = createTcpServer((socket) => {
+    accepted++;
+    open++;
+    sockets.add(socket);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      open--;
+      sockets.delete(socket);
+    };
+    socket.on("error", () => {});
+    // Read (and drop) the request, so the sender's giving up is seen as the connection's end.
+    socket.resume();
+    socket.on("end", end);
+    socket.on("close", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    get accepted() {
+      return accepted;
+    },
+    get open() {
+      return open;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
       }),
   };
 }

@@ -128,7 +128,7 @@ describe(`engines sharing one PostgreSQL schema (${postgresKind}): the webhook o
       .createWebhookEndpoint({ organizationId, parameters: endpoint(hooks.url) });
     // What a dispatcher killed mid-attempt leaves behind: the delivery leased in its name, never settled.
     const leaseEnds = Date.now() + 1_500;
-    const taken = await a.store.claim("webhookQueue", "webhookQueue", {
+    const taken = await a.store.claim("webhookQueueEntries", organizationId, {
       owner: "dispatcher-killed",
       now: Date.now(),
       until: leaseEnds,

@@ -1,10 +1,15 @@
 /**
  * The webhook URL rules: https to public destinations only, unless the host explicitly allows insecure
- * receivers (http to loopback, private and link-local addresses).
+ * receivers (http to loopback, private and link-local addresses). An IPv6 address that carries a refused
+ * IPv4 address (mapped, compatible, NAT64, 6to4, Teredo, ISATAP) is refused like that address, however
+ * it is spelled, in a URL and among the addresses a name resolves to when the connection is dialled.
  */
+import { lookup, V4MAPPED } from "node:dns";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/index.js";
-import { checkWebhookUrl, isSpecialAddress } from "../../src/webhooks/url-policy.js";
+import { nonPublicPart } from "../../src/webhooks/special-addresses.js";
+import { publicOnlyLookup } from "../../src/webhooks/transport.js";
+import { checkWebhookUrl } from "../../src/webhooks/url-policy.js";
 
 const STRICT = { allowInsecure: false };
 const INSECURE = { allowInsecure: true };
@@ -77,14 +82,96 @@ describe("checkWebhookUrl", () => {
   });
 });
 
-describe("isSpecialAddress", () => {
-  it("tells public unicast addresses from the rest, including IPv4-mapped IPv6", () => {
-    expect(isSpecialAddress("93.184.216.34")).toBe(false);
-    expect(isSpecialAddress("2606:4700::1111")).toBe(false);
-    expect(isSpecialAddress("172.32.0.1")).toBe(false);
-    expect(isSpecialAddress("172.31.255.255")).toBe(true);
-    expect(isSpecialAddress("::ffff:7f00:1")).toBe(true);
-    expect(isSpecialAddress("::ffff:93.184.216.34")).toBe(false);
-    expect(isSpecialAddress("224.0.0.1")).toBe(true);
+/** IPv6 spellings of refused IPv4 addresses, each with the address it carries. */
+const EMBEDDED_REFUSED: [string, string][] = [
+  ["[::127.0.0.1]", "127.0.0.1"], // IPv4-compatible
+  ["[64:ff9b::127.0.0.1]", "127.0.0.1"], // NAT64, well-known prefix
+  ["[2002:7f00:1::1]", "127.0.0.1"], // 6to4
+  ["[::ffff:127.0.0.1]", "127.0.0.1"], // IPv4-mapped
+  ["[::FFFF:7F00:1]", "127.0.0.1"], // uppercase hex
+  ["[0000:0000:0000:0000:0000:ffff:7f00:0001]", "127.0.0.1"], // uncompressed, zero-padded
+  ["[0:0:0:0:0:FfFf:169.254.169.254]", "169.254.169.254"], // mixed case, dotted tail
+  ["[::ffff:0:10.0.0.1]", "10.0.0.1"], // IPv4-translated (SIIT)
+  ["[64:ff9b::a9fe:a9fe]", "169.254.169.254"], // NAT64 to cloud metadata
+  ["[64:FF9B:0:0:0:0:192.168.1.1]", "192.168.1.1"],
+  ["[2002:c0a8:0101::1]", "192.168.1.1"],
+  ["[2002:a00:1:1234:5678::9]", "10.0.0.1"],
+  // Teredo: a public server (65.54.227.120) and the client 127.0.0.1 as the inverted last 32 bits.
+  ["[2001:0:4136:e378:8000:63bf:80ff:fffe]", "127.0.0.1"],
+  ["[2001:0:a00:1::1]", "10.0.0.1"], // Teredo with a private server
+  ["[2001:4860:1::5efe:7f00:1]", "127.0.0.1"], // ISATAP
+  ["[2001:4860:1::200:5efe:c0a8:1]", "192.168.0.1"], // ISATAP, globally unique interface id
+];
+
+describe("IPv6 addresses that carry an IPv4 address", () => {
+  it("refuses every IPv6 spelling of a refused IPv4 address, naming the address it carries", () => {
+    for (const [host, carried] of EMBEDDED_REFUSED) {
+      const error = refusal(`https://${host}/hooks`);
+      expect(error.details.reason, host).toBe("WEBHOOK_URL_NOT_PUBLIC");
+      expect(error.message, host).toContain(carried);
+    }
+  });
+
+  it("accepts IPv6 spellings of public IPv4 addresses", () => {
+    for (const host of [
+      "[::ffff:8.8.8.8]",
+      "[64:ff9b::8.8.8.8]",
+      "[2002:808:808::1]",
+      "[2001:0:4136:e378:8000:63bf:f7f7:f7f7]", // Teredo client 8.8.8.8
+      "[2001:4860:1::5efe:808:808]",
+    ]) {
+      expect(() => checkWebhookUrl(`https://${host}/`, STRICT, "parameters.url"), host).not.toThrow();
+    }
+  });
+
+  it("refuses other special IPv6 ranges", () => {
+    for (const host of ["[64:ff9b:1::808:808]", "[3fff::1]", "[fec0::1]", "[2001:db8::1]", "[100::1]"]) {
+      expect(refusal(`https://${host}/`).details.reason, host).toBe("WEBHOOK_URL_NOT_PUBLIC");
+    }
+  });
+
+  it("lets http reach only the loopback forms that stay on this machine when insecure receivers are allowed", () => {
+    expect(() => checkWebhookUrl("http://[::ffff:127.0.0.1]:8080/", INSECURE, "parameters.url")).not.toThrow();
+    for (const host of ["[64:ff9b::127.0.0.1]", "[::127.0.0.1]", "[2002:7f00:1::1]"]) {
+      expect(refusal(`http://${host}:8080/`, INSECURE).details.reason, host).toBe("WEBHOOK_URL_INSECURE");
+    }
+  });
+});
+
+describe("nonPublicPart", () => {
+  it("tells public unicast addresses from the rest, in the spellings name resolution gives", () => {
+    for (const address of ["93.184.216.34", "2606:4700::1111", "172.32.0.1", "::ffff:93.184.216.34"]) {
+      expect(nonPublicPart(address), address).toBeUndefined();
+    }
+    expect(nonPublicPart("172.31.255.255")).toBe("172.31.255.255");
+    expect(nonPublicPart("224.0.0.1")).toBe("224.0.0.1");
+    expect(nonPublicPart("::1")).toBe("::1");
+    expect(nonPublicPart("::ffff:7f00:1")).toBe("127.0.0.1");
+    expect(nonPublicPart("::ffff:127.0.0.1")).toBe("127.0.0.1");
+    expect(nonPublicPart("::127.0.0.1")).toBe("127.0.0.1");
+    expect(nonPublicPart("64:ff9b::7f00:1")).toBe("127.0.0.1");
+    expect(nonPublicPart("2002:a9fe:a9fe::")).toBe("169.254.169.254");
+  });
+
+  it("refuses what is not an address it can read as itself", () => {
+    for (const text of ["fe80::1%eth0", "localhost", "", "1.2.3", "::ffff:999.0.0.1"]) {
+      expect(nonPublicPart(text), text).toBe(text);
+    }
+  });
+});
+
+describe("publicOnlyLookup", () => {
+  it("refuses a name whose addresses, as the resolver spells them, carry a loopback address", async () => {
+    // Asked for IPv6 with mapped results, the resolver answers localhost with ::ffff:127.0.0.1.
+    const direct = await new Promise<string>((resolve, reject) =>
+      lookup("localhost", { family: 6, hints: V4MAPPED }, (error, address) =>
+        error ? reject(error) : resolve(address),
+      ),
+    );
+    expect(nonPublicPart(direct)).toBeDefined();
+    const error = await new Promise<Error | null>((resolve) =>
+      publicOnlyLookup("localhost", { family: 6, hints: V4MAPPED }, (failure) => resolve(failure)),
+    );
+    expect(error?.message).toMatch(/^localhost resolves to .*, which is not a public destination$/);
   });
 });
