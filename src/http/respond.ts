@@ -105,7 +105,7 @@ function parseBody(bytes: Uint8Array, options: HttpAdapterOptions): { text: stri
   return { text, body: body as Record<string, unknown> };
 }
 
-/** Where receivers fetch the webhook signing keys: the one unauthenticated GET (wire spec §8). */
+/** Where receivers fetch the webhook signing keys: the one unauthenticated GET (docs/spec/wire-protocol.md §8). */
 export const WEBHOOK_JWKS_PATH = "/public/v1/discovery/webhooks/jwks";
 /** As the hosted service answers it (`api-reference/queries/get-webhook-jwks.mdx`). */
 const JWKS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800";

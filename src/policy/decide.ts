@@ -1,5 +1,5 @@
 /**
- * The decision for one activity at one vote (policy-language spec §3, the `decide` outline):
+ * The decision for one activity at one vote (docs/spec/policy-language.md §3, the `decide` outline):
  * root quorum → root-quorum-only types → explicit deny → allow → own-credential default → pending
  * consensus → pending root quorum → implicit deny.
  *

@@ -4,7 +4,7 @@
  * context as many times as activities need them: walking the tree with a scope and a binding list per
  * evaluation was most of a policy's cost (#19).
  *
- * Strict and without short-circuit (policy-language spec, custodian's decisions 4 and 10): every operand
+ * Strict and without short-circuit (docs/spec/policy-language.md, decisions 4 and 10): every operand
  * of `&&`, `||`, `in` and every element of a quantifier is evaluated, so a missing field or a type error
  * anywhere makes the whole expression fail, whatever the other operands say. A step budget bounds the
  * work one evaluation may do, so nested quantifiers over large lists cannot stall the engine. The closures

@@ -97,7 +97,8 @@ function openSslCheckOf(
     case "SIGNATURE_SCHEME_TK_API_ED25519": {
       const key = signature.length === 64 ? ed25519PublicKeyObject(publicKey) : undefined;
       if (key === undefined) return null;
-      // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. The wire spec leaves it open.
+      // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. Both are accepted
+      // (docs/spec/wire-protocol.md §1).
       return { algorithm: null, key, signature, messages: [body, sha256(body)] };
     }
     default:
