@@ -50,8 +50,8 @@ const PREFIX = "/public/v1/";
 const ALLOWED_HEADERS = "Content-Type, X-Stamp, X-Stamp-Webauthn, X-Stamp-Attested, X-Session, X-Client-Version";
 
 function json(status: number, body: unknown, extra?: Record<string, string>): AdapterResponse {
-  // Assigned, not spread: this line meets every kind of extra header set, and a megamorphic spread was a few
-  // percent of the server's time per request (#19).
+  // Assigned, not spread: this line meets every kind of extra header set, and a spread there goes megamorphic
+  // on every request's path.
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (extra !== undefined) Object.assign(headers, extra);
   return { status, headers, body: JSON.stringify(body) };

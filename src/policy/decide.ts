@@ -148,7 +148,7 @@ const lastEvaluations = new WeakMap<CompiledPolicy, LastEvaluations>();
 /**
  * The last evaluations of these very policies, when they were decided from the same inputs: every outcome is
  * a function of those (see {@link decisionInputs}), so judging them again would give the same records. An
- * organization's activities in a row mostly do; at 100 policies judging them was most of a decision's cost.
+ * organization's activities in a row mostly do, and with many policies judging them is most of a decision's cost.
  */
 function rememberedEvaluations(policies: readonly CompiledPolicy[], inputs: DecisionInputs): Evaluation[] | undefined {
   const first = policies[0];

@@ -45,7 +45,7 @@ export function verifyApiKeySignature(input: ApiKeySignatureInput): boolean {
 /**
  * {@link verifyApiKeySignature}, with the OpenSSL work (P-256 and Ed25519) done on libuv's thread pool: node:crypto
  * runs a verification there when given a callback. A server's thread then goes on with other requests instead
- * of waiting for it; the P-256 check was a sixth of the HTTP server's CPU (#19). Same checks, same answers: both
+ * of waiting for it, and the P-256 check is a large part of a request's work. Same checks, same answers: both
  * take them from {@link openSslCheckOf}.
  */
 export async function verifyApiKeySignatureOffThread(input: ApiKeySignatureInput): Promise<boolean> {

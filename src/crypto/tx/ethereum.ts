@@ -83,7 +83,8 @@ function lowerHex(value: string): string {
  */
 function senderOf(publicKey: Uint8Array): string {
   if (publicKey.length !== SECP256K1_COMPRESSED_BYTES) return "";
-  // Decompressing the key and hashing it was 8% of a `sign_transaction`; a signing key signs again and again.
+  // Decompressing the key and hashing it is a visible part of a `sign_transaction`, and a key signs again and
+  // again: the address is remembered.
   const key = bytesToHex(publicKey);
   let sender = senders.get(key);
   if (sender === undefined) {

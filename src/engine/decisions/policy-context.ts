@@ -230,8 +230,8 @@ type SharedRoots = Pick<PolicyContext, "activity" | "approvers" | "credentials" 
 
 /**
  * A target's keywords and the shared roots, as one context. Copied with `Object.assign` rather than spread:
- * this one line meets every row's target shape, which made the spread's inline cache megamorphic, and its
- * generic path cost several microseconds per activity, more than the rest of the context (#19). Targets are
+ * this one line meets every row's target shape, which makes a spread's inline cache megamorphic, and its
+ * generic path would cost more than the rest of the context. Targets are
  * the rows' own objects, with keyword names only (never `__proto__`), so assigning equals defining.
  */
 function contextWith(target: PolicyTargetData, roots: SharedRoots): PolicyContext {
