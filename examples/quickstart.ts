@@ -1,54 +1,35 @@
-/**
- * In-process quickstart: an engine, an organization, a sub-organization, and the activity log.
- * Run with `npm run example`.
- */
-import { p256 } from "@noble/curves/nist.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { CustodyEngine, CustodyError } from "custodian";
+import { generateApiKeyPair } from "custodian/testing";
 
-const apiKey = () => bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), true));
-
-const engine = new CustodyEngine();
-
-// The host bootstraps a top-level organization; its root user holds a P-256 API key.
+const engine = new CustodyEngine(); // state in memory; FileStore and PostgresStore keep it
+const { apiPublicKey } = generateApiKeyPair();
 const { organizationId, rootUserIds } = await engine.createOrganization({
   organizationName: "Acme",
   rootUsers: [
-    { userName: "alice", apiKeys: [{ apiKeyName: "laptop", publicKey: apiKey(), curveType: "API_KEY_CURVE_P256" }] },
+    {
+      userName: "alice",
+      apiKeys: [{ apiKeyName: "laptop", publicKey: apiPublicKey, curveType: "API_KEY_CURVE_P256" }],
+    },
   ],
-  rootQuorumThreshold: 1,
 });
 
-// Everything after that is an activity, submitted as a user.
+// Every change is an activity, submitted as a user and decided by the organization's policies.
 const alice = engine.as({ userId: rootUserIds[0] as string });
-const { activity } = await alice.createSubOrganization({
+const account = {
+  curve: "CURVE_SECP256K1",
+  pathFormat: "PATH_FORMAT_BIP32",
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+} as const;
+const { activity } = await alice.createWallet({
   organizationId,
-  parameters: {
-    subOrganizationName: "Customer 1",
-    rootUsers: [
-      {
-        userName: "customer",
-        apiKeys: [{ apiKeyName: "device", publicKey: apiKey(), curveType: "API_KEY_CURVE_P256" }],
-        authenticators: [],
-        oauthProviders: [],
-      },
-    ],
-    rootQuorumThreshold: 1,
-  },
+  parameters: { walletName: "main", accounts: [account] },
 });
-console.log(activity.type, activity.status, activity.fingerprint);
-console.log("result:", JSON.stringify(activity.result));
+console.log(activity.status, activity.result?.createWalletResult.addresses);
 
-// Bad input is a typed error naming the field, and changes nothing.
 try {
-  await alice.createSubOrganization({
-    organizationId,
-    parameters: { subOrganizationName: "", rootUsers: [], rootQuorumThreshold: 1 },
-  });
+  await alice.createWallet({ organizationId, parameters: { walletName: "main", accounts: [account] } });
 } catch (error) {
   if (!(error instanceof CustodyError)) throw error;
-  console.log("refused:", error.code, error.details.field, "-", error.message);
+  console.log("refused:", error.code, error.details.field ?? "", error.message); // nothing was stored
 }
-
-const { activities } = await alice.getActivities({ organizationId });
-console.log(`${activities.length} activity in the log; whoami:`, await alice.getWhoami({ organizationId }));

@@ -44,7 +44,7 @@ describe("examples", () => {
       ],
       { encoding: "utf8", timeout: 120_000 },
     );
-    expect(JSON.parse(stdout)).toMatchObject({ success: true, numFailedTests: 0, numPassedTests: 3 });
+    expect(JSON.parse(stdout)).toMatchObject({ success: true, numFailedTests: 0, numPassedTests: 4 });
   });
 
   for (const host of ["express-host", "hono-host"]) {
@@ -84,6 +84,15 @@ describe("examples", () => {
         CUSTODIAN_CREDENTIALS: join(data, "root-api-key.json"),
       });
       expect(stdout).toContain("recovered");
+    });
+
+    it("asks whoami with the credentials file the dev server wrote (whoami.ts, the README's example)", async () => {
+      await server.ready;
+      const { stdout } = await tsx("examples/official-client/whoami.ts", [], {
+        ...process.env,
+        CUSTODIAN_CREDENTIALS: join(data, "root-api-key.json"),
+      });
+      expect(stdout).toContain("organizationId");
     });
   });
 });

@@ -5,9 +5,9 @@
  *
  * The brand is a private class field stamped onto the object (a base class whose constructor returns the
  * object it is given), so it is invisible to `Object.keys`, JSON, `structuredClone` and deep equality, and
- * nothing outside this module can forge it. It replaced `WeakSet`s: adding each new record's objects to a
- * `WeakSet` cost more than copying them (about 5 µs of a record's 8), and the collector's work on the weak
- * table came on top (#19).
+ * nothing outside this module can forge it. A `WeakSet` of frozen objects would do the same, but adding each new
+ * record's objects to one costs more than copying them, and the collector's work on the weak table comes on
+ * top.
  *
  * @module
  */

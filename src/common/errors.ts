@@ -30,7 +30,7 @@ interface CodeInfo {
   http: number;
 }
 
-/** gRPC numbers and HTTP statuses as grpc-gateway maps them (the wire spec's error table). */
+/** gRPC numbers and HTTP statuses as grpc-gateway maps them (docs/spec/wire-protocol.md §6). */
 const CODE_INFO: Record<ErrorCode, CodeInfo> = {
   INVALID_ARGUMENT: { grpc: 3, http: 400 },
   FAILED_PRECONDITION: { grpc: 9, http: 400 },

@@ -38,7 +38,7 @@ export interface ActivityVersion<S extends AnySchema = AnySchema> {
   readonly secretResults?: readonly string[];
 }
 
-/** Policy resource and action of an activity (the policy spec's table). */
+/** Policy resource and action of an activity (the table in docs/spec/policy-language.md §2). */
 export interface PolicyTarget {
   readonly resource: string;
   readonly action: string;
@@ -141,8 +141,8 @@ export interface ActivityOperation<
    */
   readonly unlistedRoute?: true;
   /**
-   * Policy resource and action; null for activities with none in the policy spec's table: votes (their
-   * eligibility is the pending consensus's) and root-quorum-only activities (no policy can allow them).
+   * Policy resource and action; null for activities with none in the table of docs/spec/policy-language.md §2: votes
+   * (their eligibility is the pending consensus's) and root-quorum-only activities (no policy can allow them).
    */
   readonly policy: PolicyTarget | null;
   /**

@@ -12,7 +12,7 @@ export { concatBytes, hexToBytes, utf8ToBytes };
 
 /**
  * Lowercase hex of `bytes`. Node prints it natively as one flat string; noble's `bytesToHex` appends two digits
- * at a time, a rope of one piece per byte: 2 KB of garbage for the r and s of one signature (#19).
+ * at a time, a rope of one piece per byte: 2 KB of garbage for the r and s of one signature.
  */
 export function bytesToHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");

@@ -1,5 +1,5 @@
 /**
- * The signing and export targets as the policy keywords show them (policy-language spec §2: `wallet`,
+ * The signing and export targets as the policy keywords show them (docs/spec/policy-language.md §2: `wallet`,
  * `wallet_account`, `private_key`), for the rows' `policyTarget`.
  *
  * @module

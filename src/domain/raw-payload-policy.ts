@@ -1,13 +1,14 @@
 /**
- * What a raw-payload signing activity shows policies about its payload (policy-language spec §2):
+ * What a raw-payload signing activity shows policies about its payload (docs/spec/policy-language.md §2):
  * `eth.eip_712` for `PAYLOAD_ENCODING_EIP712` (`primary_type`, `domain`, `message`) and
  * `eth.eip_7702_authorization` for `PAYLOAD_ENCODING_EIP7702_AUTHORIZATION` (`address`, `chain_id`, `nonce`).
  *
  * Values are the signed ones: only members the document's types declare are shown (the signer refuses any
- * other), addresses and hex bytes in lowercase (spec decision 6, and Turnkey's gas-station policy builder
- * lowercases the addresses it writes), and other message values keep their JSON type (decision 8: the
+ * other), addresses and hex bytes in lowercase (docs/spec/policy-language.md, decision 6, and Turnkey's gas-station
+ * policy builder lowercases the addresses it writes), and other message values keep their JSON type (decision 8: the
  * decimal string viem sends for a uint256 stays a string, as the builder's `message['value'] == '0'` expects).
- * Absent domain members read as `''` or `0`, as the spec's Permit2 case shows `version: ''`.
+ * Absent domain members read as `''` or `0`, as the Permit2 case of `test/vectors/policy/policy-cases.sample.json`
+ * shows `version: ''`.
  *
  * A payload that cannot be parsed shows nothing: the handler then refuses it with `INVALID_ARGUMENT`.
  * `sign_raw_payloads` shows the keyword only for a batch of one, since one keyword cannot stand for several

@@ -293,7 +293,7 @@ export class CustodyEngine {
     const core = this.#core;
     await core.ready();
     const { webauthn, tokens, oidc } = core.services;
-    // Member by member: a spread of whatever object the host passed met many shapes and went megamorphic.
+    // Member by member: a spread of whatever object the host passes meets many shapes and goes megamorphic.
     const input = {
       stamps: request.stamps,
       body: request.body,

@@ -151,7 +151,7 @@ export async function serveApiRequest(
     options.onClientDisconnect?.();
     return undefined;
   }
-  // A stated length: without one, node frames the answer in chunks, three buffers in a writev (#19). A 204
+  // A stated length: without one, node frames the answer in chunks, three buffers in a writev. A 204
   // states none (RFC 9110 §8.6).
   if (response.status !== 204) response.headers["content-length"] = String(Buffer.byteLength(response.body));
   res.writeHead(response.status, response.headers);

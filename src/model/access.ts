@@ -11,7 +11,7 @@ import type { OrganizationRecord } from "./records.js";
 
 /**
  * A write naming an organization the credential may not act in is `INVALID_ARGUMENT` (400), as the hosted
- * service answers it ("organization mismatch", wire spec §4); a read of an organization outside the
+ * service answers it ("organization mismatch", docs/spec/wire-protocol.md §4); a read of an organization outside the
  * credential's reach stays `PERMISSION_DENIED`.
  */
 function mismatch(principal: Principal, organization: OrganizationRecord, verb: string, code: ErrorCode): CustodyError {

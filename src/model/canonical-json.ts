@@ -15,11 +15,11 @@ export interface CanonicalForm {
 
 /**
  * The canonical text of `value` (keys sorted, no white space, `undefined` members dropped, `undefined` array
- * items as `null`: the bytes every earlier version fingerprinted) together with what `JSON.parse` of that text
+ * items as `null`: the bytes stored fingerprints were computed over) together with what `JSON.parse` of that text
  * gives. The copy is made in one walk that reads each member once, and the text is printed from the copy, so a
  * getter cannot make the two differ (a value printed by a primitive's own `toJSON` is walked again). The
  * in-process path needs both: the text is fingerprinted and recorded, the copy is the body the engine works on;
- * printing and then parsing the text again was the largest single cost of that path (#19). The copy has the
+ * printing the text and then parsing it again would be the largest cost of that path. The copy has the
  * members of the text in the same sorted order: non-finite numbers as `null`, `-0` as `0`, objects of any kind
  * (a Date, a boxed string) as their own enumerable keys. Throws a TypeError for what JSON cannot hold (a
  * function, a BigInt) and a RangeError for a cycle.
@@ -29,12 +29,12 @@ export function canonicalForm(value: unknown): CanonicalForm {
   const copy = copyOf(value, walk);
   if (walk.plain) {
     // The copy's keys were inserted sorted, and it holds only JSON's own kinds of value: one JSON.stringify
-    // prints exactly the canonical text, and flat. Appended piece by piece, the text was a rope that the
-    // fingerprint's hash flattened again; text and hash together now cost a quarter less (#19).
+    // prints exactly the canonical text, and as one flat string, which the fingerprint's hash reads without
+    // flattening a rope of appended pieces first.
     return { text: JSON.stringify(copy), copy };
   }
   if (walk.printed) {
-    // A value printed by a toJSON of its own (a BigInt's, say) may print anything: walk the original as before.
+    // A value printed by a toJSON of its own (a BigInt's, say) may print anything: walk the original again.
     const text = { out: "" };
     const again = formOf(value, text);
     return { text: text.out, copy: again };

@@ -150,7 +150,7 @@ export class DataReader {
   /**
    * A value derived from this view's records under `key`, computed once per view (one transaction's or one
    * read's): what two steps of one activity both need, such as the key `signWith` names. Kept on the view
-   * rather than in a WeakMap keyed by it, whose entries cost the collector on every activity (#19).
+   * rather than in a WeakMap keyed by it, whose entries would cost the collector work on every activity.
    */
   async remembered<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const known = this.#remembered?.get(key);
@@ -162,8 +162,8 @@ export class DataReader {
   }
 
   // get, lookup, list and put hand back the store's own promise rather than awaiting it in an async method of
-  // their own: an activity makes dozens of these calls, and each extra async layer cost a promise and three
-  // microtask turns (#19). Every caller awaits them, so a store that throws instead of rejecting still rejects.
+  // their own: an activity makes dozens of these calls, and each extra async layer costs a promise and three
+  // microtask turns. Every caller awaits them, so a store that throws instead of rejecting still rejects.
   get<C extends CollectionName>(collection: C, id: string): Promise<Collections[C] | undefined> {
     return this.raw.get(collection, id) as Promise<Collections[C] | undefined>;
   }

@@ -41,9 +41,8 @@ export class IdGenerator {
     bytes[6] = 0x70 | ((this.counter >>> 8) & 0x0f);
     bytes[7] = this.counter & 0xff;
     bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
-    // Written as ASCII into one buffer and read out as one flat string. Built by concatenation (as it was), an
-    // id was a rope of twenty pieces, which V8 flattened again the first time a map hashed it or a comparison
-    // read it: more than building it cost (#19).
+    // Written as ASCII into one buffer and read out as one flat string. Built by concatenation, an id would be a
+    // rope of twenty pieces, which V8 flattens again the first time a map hashes it or a comparison reads it.
     let at = 0;
     for (let i = 0; i < 16; i++) {
       if (i === 4 || i === 6 || i === 8 || i === 10) ID_TEXT[at++] = DASH;

@@ -15,8 +15,8 @@ export type RandomSource = (length: number) => Uint8Array;
 export type Clock = () => number;
 
 /**
- * The operating system's CSPRNG. Every activity draws several small values (three ids at least), and one
- * system call per draw was a fifth of an activity's CPU, so small draws are served from a 4 KiB buffer filled in
+ * The operating system's CSPRNG. Every activity draws several small values (three ids at least), and a system
+ * call per draw would cost more than much of the activity, so small draws are served from a 4 KiB buffer filled in
  * one call. Served bytes are wiped from the buffer at once, so no random value (a key among them) stays in it
  * after its draw; large draws go to the system directly.
  */

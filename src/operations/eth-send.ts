@@ -245,7 +245,7 @@ export const ethSendRawTransaction = defineActivity({
       }),
     },
   ],
-  // Nothing is signed, so no policy resource of the spec's table applies: only the root quorum may
+  // Nothing is signed, so no policy resource of docs/spec/policy-language.md §2 applies: only the root quorum may
   // broadcast what was signed elsewhere.
   policy: null,
   async handler(context, params) {

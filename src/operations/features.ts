@@ -1,7 +1,7 @@
 /**
  * Organization features: `set_organization_feature` and `remove_organization_feature`. Both are
- * root-quorum-only (policy-language spec §3: no policy can allow them). `FEATURE_NAME_WEBHOOK`'s value is a
- * webhook URL, checked against the engine's URL rules; every other feature's value is kept as given (the
+ * root-quorum-only (docs/spec/policy-language.md §3: no policy can allow them). `FEATURE_NAME_WEBHOOK`'s value
+ * is a webhook URL, checked against the engine's URL rules; every other feature's value is kept as given (the
  * engine reads `FEATURE_NAME_WEBAUTHN_ORIGINS`). Features show in `get_organization`.
  *
  * @module

@@ -95,7 +95,7 @@ export const upsertGasUsageConfig = defineActivity({
       }),
     },
   ],
-  // The policy-language spec lists a SPONSORSHIP resource but maps no activity to it; this is the one.
+  // docs/spec/policy-language.md §2 lists a SPONSORSHIP resource but maps no activity to it; this is the one.
   policy: { resource: "SPONSORSHIP", action: "UPDATE" },
   async handler(context, params) {
     const { organization } = context;

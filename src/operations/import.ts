@@ -5,7 +5,7 @@
  * organization and user); `@turnkey/crypto`'s `encryptWalletToBundle` / `encryptPrivateKeyToBundle` seal the
  * secret to it; the import opens it. Between the two the target's private key waits in the store, sealed,
  * one per user and kind: a later init replaces it and a successful import consumes it. Imports always
- * target the submitter's own user (policy-language spec, implicit permissions).
+ * target the submitter's own user (docs/spec/policy-language.md §3, implicit permissions).
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * `oauth`: sign-in with an OIDC token. The token must verify against an issuer the host trusts, name a
  * provider (iss, aud, sub) registered for a user of the organization, and carry the client's key in its
- * `nonce` (or `tknonce`) claim; the user then gets a session key in a credential bundle (wire spec §9).
+ * `nonce` (or `tknonce`) claim; the user then gets a session key in a credential bundle (docs/spec/wire-protocol.md
+ * §9).
  *
  * The parent organization submits it for its sub-organizations (as Turnkey's auth proxies do), so the row
  * admits the parent's credentials.

@@ -19,7 +19,7 @@ export const updateOrganizationName = defineActivity({
       parameters: v.object({ organizationName: name }),
     },
   ],
-  // Root-quorum-only (policy-language spec): no policy can allow it.
+  // Root-quorum-only (docs/spec/policy-language.md §3): no policy can allow it.
   policy: null,
   async handler(context, params) {
     const { organization } = context;

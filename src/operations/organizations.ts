@@ -25,7 +25,7 @@ import { renderPrivateKey } from "./private-keys.js";
 import { renderWallet } from "./wallet-queries.js";
 import { createWalletRecords, walletParams } from "./wallets.js";
 
-/** Root users per organization (the wire spec's 100 users per organization). */
+/** Root users per organization (docs/spec/wire-protocol.md §7: 100 users per organization). */
 const MAX_ROOT_USERS = 100;
 
 const subOrganizationFlags = {

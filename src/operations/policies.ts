@@ -25,7 +25,7 @@ import {
 } from "../policy/index.js";
 import type { PolicyExpressions } from "../policy/validate.js";
 
-/** Policies per organization (the wire spec's resource limits). */
+/** Policies per organization (docs/spec/wire-protocol.md §7, resource limits). */
 export const MAX_POLICIES_PER_ORGANIZATION = 100;
 
 const EFFECTS = ["EFFECT_ALLOW", "EFFECT_DENY"] as const;

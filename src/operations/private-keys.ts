@@ -22,7 +22,7 @@ import { addressRecordId, type DataReader, type DataWriter, INDEX } from "../mod
 import type { PrivateKeyRecord, TagRecord } from "../model/records.js";
 import { timestamp } from "../model/render.js";
 
-/** Private keys one request may create, and per organization (the wire spec's resource limit). */
+/** Private keys one request may create, and per organization (docs/spec/wire-protocol.md §7, resource limits). */
 export const MAX_PRIVATE_KEYS_PER_REQUEST = 100;
 export const MAX_PRIVATE_KEYS_PER_ORGANIZATION = 1000;
 

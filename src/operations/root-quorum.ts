@@ -1,6 +1,6 @@
 /**
  * `update_root_quorum`: which users form the root quorum and how many of them must approve. A
- * root-quorum-only activity (policy-language spec §3): no policy can allow it, only the current quorum.
+ * root-quorum-only activity (docs/spec/policy-language.md §3): no policy can allow it, only the current quorum.
  *
  * @module
  */
@@ -9,7 +9,7 @@ import { invalidArgument, notFound } from "../common/errors.js";
 import { defineActivity } from "../contract/operation.js";
 import { id, int32, list } from "../contract/schema.js";
 
-/** Root users per organization (the wire spec's 100 users per organization). */
+/** Root users per organization (docs/spec/wire-protocol.md §7: 100 users per organization). */
 const MAX_ROOT_USERS = 100;
 
 export const updateRootQuorum = defineActivity({

@@ -1,7 +1,7 @@
 /**
  * Read-write sessions (`create_read_write_session`) and the session key every bundle-returning sign-in
  * (`oauth`) hands out: a fresh P-256 API key that expires, registered on the user, whose private key
- * travels only inside a credential bundle sealed to the client's `targetPublicKey` (wire spec §3).
+ * travels only inside a credential bundle sealed to the client's `targetPublicKey` (docs/spec/wire-protocol.md §3).
  *
  * @module
  */

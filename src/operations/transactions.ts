@@ -6,7 +6,7 @@
  *
  * The decision may be taken again at a later vote while signing happens once, so the decision and the handler
  * each ask for the parsed transaction; within one store transaction it is parsed once (parsing is pure, and
- * decoding twice was 7% of an EIP-1559 `sign_transaction`).
+ * decoding is a visible part of a `sign_transaction`).
  *
  * @module
  */

@@ -13,7 +13,7 @@ import { type DataReader, INDEX } from "../model/data.js";
 import type { TagRecord, UserRecord } from "../model/records.js";
 import { renderTag } from "../model/render.js";
 
-/** Tags per organization, of every type (the wire spec's resource limits: 100, or 10 in a sub-organization). */
+/** Tags per organization, of every type (docs/spec/wire-protocol.md §7: 100, or 10 in a sub-organization). */
 const MAX_TAGS = { organization: 100, subOrganization: 10 } as const;
 
 const userIds = list(id, 100);

@@ -22,7 +22,7 @@ import type { OrganizationRecord, UserRecord } from "../model/records.js";
 import { renderUser } from "../model/render.js";
 import { requireUserTags } from "./user-tags.js";
 
-/** Users per organization (the wire spec's resource limits). */
+/** Users per organization (docs/spec/wire-protocol.md §7, resource limits). */
 export const MAX_USERS_PER_ORGANIZATION = 100;
 
 const userTags = list(id, 100);

@@ -139,8 +139,8 @@ export class CompiledExpression {
   }
 
   /**
-   * The inferred pending rule (spec §3): a consensus that is not yet met can still be met if a current
-   * approver (or one of their credentials) satisfies the body of some quantifier over `approvers` or
+   * The inferred pending rule (docs/spec/policy-language.md §3): a consensus that is not yet met can still be met if a
+   * current approver (or one of their credentials) satisfies the body of some quantifier over `approvers` or
    * `credentials`, or if it has no such quantifier at all (`approvers.count() >= 2`). A consensus that does not
    * parse counts no one.
    */

@@ -1,6 +1,6 @@
 /**
  * `CronSpan('<cron>', '<duration>', '<tz>')`: true while the trusted time lies in a window that opens at a
- * cron fire and lasts `duration` (time-based policies, policy-language spec §3).
+ * cron fire and lasts `duration` (time-based policies, docs/spec/policy-language.md §3).
  *
  * The cron has five fields (minute hour day-of-month month day-of-week) with numbers, ranges, lists and
  * `*` only. When both day fields are restricted a day matches if either does, as in classic cron. A fire

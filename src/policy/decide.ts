@@ -1,5 +1,5 @@
 /**
- * The decision for one activity at one vote (policy-language spec §3, the `decide` outline):
+ * The decision for one activity at one vote (docs/spec/policy-language.md §3, the `decide` outline):
  * root quorum → root-quorum-only types → explicit deny → allow → own-credential default → pending
  * consensus → pending root quorum → implicit deny.
  *
@@ -149,7 +149,7 @@ const lastEvaluations = new WeakMap<CompiledPolicy, LastEvaluations>();
 /**
  * The last evaluations of these very policies, when they were decided from the same inputs: every outcome is
  * a function of those (see {@link decisionInputs}), so judging them again would give the same records. An
- * organization's activities in a row mostly do; at 100 policies judging them was most of a decision's cost.
+ * organization's activities in a row mostly do, and with many policies judging them is most of a decision's cost.
  */
 function rememberedEvaluations(policies: readonly CompiledPolicy[], inputs: DecisionInputs): Evaluation[] | undefined {
   const first = policies[0];

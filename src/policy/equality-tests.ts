@@ -1,14 +1,14 @@
 /**
  * A fast path for the most common shape of condition: equality tests of keyword fields against literals,
  * alone or joined by `&&` or `||` (`activity.resource == 'PRIVATE_KEY' && wallet.id == '…'`). An organization
- * with many policies has many such conditions, and every activity judges all of them (#19).
+ * with many policies has many such conditions, and every activity judges all of them.
  *
  * The fast path only answers when the closures of `evaluator.ts` would give the same answer without failing:
  * every field is present, holds a string or bool of the literal's type, and is reached through plain objects;
  * and the evaluation's step budget covers the steps the closures would take, which it takes from the budget
  * exactly as they would (a later expression of the same policy shares the budget). Anything else (a missing
  * field, a type mismatch, a list, a timestamp, an exhausted budget) returns `undefined`, and the closures run
- * and fail exactly as before.
+ * and fail exactly as they would without the fast path.
  *
  * @module
  */

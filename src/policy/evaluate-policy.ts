@@ -1,5 +1,5 @@
 /**
- * One policy's outcome for one activity (policy-language spec §3, the per-policy table), absent fields
+ * One policy's outcome for one activity (docs/spec/policy-language.md §3, the per-policy table), absent fields
  * counting as true:
  * - `time` false: `OUTCOME_TIME_INACTIVE`, nothing else is looked at;
  * - any field fails (parse, missing field, type error): `OUTCOME_ERROR`, which neither allows nor denies;

@@ -1,10 +1,10 @@
 /**
  * Evaluates parsed expressions. Each tree is compiled once into nested closures (one per node, with every
  * name resolved, every message's quote and every constant prepared ahead), and the closures run against a
- * context as many times as activities need them: walking the tree with a scope and a binding list per
- * evaluation was most of a policy's cost (#19).
+ * context as many times as activities need them, instead of walking the tree with a scope and a binding list
+ * per evaluation, which would be most of a policy's cost.
  *
- * Strict and without short-circuit (policy-language spec, custodian's decisions 4 and 10): every operand
+ * Strict and without short-circuit (docs/spec/policy-language.md, decisions 4 and 10): every operand
  * of `&&`, `||`, `in` and every element of a quantifier is evaluated, so a missing field or a type error
  * anywhere makes the whole expression fail, whatever the other operands say. A step budget bounds the
  * work one evaluation may do, so nested quantifiers over large lists cannot stall the engine. The closures

@@ -1,5 +1,5 @@
 /**
- * Which keyword roots each expression field sees (policy-language spec §2). One table, used by the
+ * Which keyword roots each expression field sees (docs/spec/policy-language.md §2). One table, used by the
  * evaluator to resolve names and by validation to refuse names a field can never resolve.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Recursive-descent parser for condition, consensus and time expressions (grammar: policy-language spec
+ * Recursive-descent parser for condition, consensus and time expressions (grammar: docs/spec/policy-language.md
  * §1). Precedence, loosest first: `||`, `&&`, one non-chaining relational operator, `!`, postfix steps.
  *
  * Every way the parser can recurse (parentheses, list and index brackets, call arguments, `!`) passes

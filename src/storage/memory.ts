@@ -127,16 +127,16 @@ export class CommittedState {
 /**
  * The one copy a record gets: taken when it is written, then frozen all the way down. Committed records are
  * immutable by construction, so every read hands out the stored object itself: copying on every read and write
- * was a fifth to a third of an activity's CPU (#19). A caller changes a record by putting a new one.
+ * would be a large share of an activity's work. A caller changes a record by putting a new one.
  *
- * The copy shares what needs no copying, which is most of a record's heap (#19, 100,000 wallet accounts):
+ * The copy shares what needs no copying, which is most of a record's heap:
  * strings are immutable, so every record naming an organization, a wallet or an account id points at one
  * string instead of a copy each (`structuredClone` copied every string), and a value branded as frozen all the
  * way down (see `common/deep-frozen.ts`) is shared whole: one of our copies (the votes of an activity put again with a
  * new status), or the policy module's shared evaluation records and lists, never copied at all. The engine
  * hands its records over as built and relies on this one copy. What is not a plain object or array (records
  * are JSON, but the contract does not enforce it here), and anything nested deeper than {@link MAX_WALK_DEPTH}
- * (a cycle), goes to `structuredClone` as before.
+ * (a cycle), goes to `structuredClone`.
  */
 function frozenCopy<T>(value: T): T {
   return copyFrozen(value, 0) as T;

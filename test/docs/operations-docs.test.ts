@@ -1,14 +1,15 @@
 /**
  * What is generated from the operation table stays in step with it: the documented `OperationMethods`
- * interface and the README's table of operations. On failure run `npm run generate:operations`.
+ * interface, the hosted API's paths and the table of operations in `docs/operations.md`. On failure run
+ * `npm run generate:operations`.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  documentWithOperations,
   HOSTED_PATHS_FILE,
   METHODS_FILE,
-  README_FILE,
-  readmeWithOperations,
+  OPERATIONS_DOC_FILE,
   renderHostedApiPaths,
   renderOperationMethods,
 } from "../../scripts/operations-docs.js";
@@ -23,9 +24,9 @@ describe("generated operation docs", () => {
     expect(readFileSync(HOSTED_PATHS_FILE, "utf8")).toBe(renderHostedApiPaths());
   });
 
-  it("the README's operation table matches the table (npm run generate:operations)", () => {
-    const readme = readFileSync(README_FILE, "utf8");
-    expect(readme).toBe(readmeWithOperations(readme));
+  it("docs/operations.md lists the operations as the table has them (npm run generate:operations)", () => {
+    const document = readFileSync(OPERATIONS_DOC_FILE, "utf8");
+    expect(document).toBe(documentWithOperations(document));
   });
 
   it("documents each method with its activity type and policy", () => {

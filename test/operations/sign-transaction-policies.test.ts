@@ -6,7 +6,7 @@
  *
  * Two translations are made to the policies, both named where they happen: ids (the engine makes its own),
  * and hex address literals lowercased, because custodian presents `eth.*` addresses in lowercase
- * (policy-language spec, decision 6) while some sample policies spell them checksummed; the last test shows
+ * (docs/spec/policy-language.md, decision 6) while some sample policies spell them checksummed; the last test shows
  * that a checksummed literal does not match.
  */
 import {

@@ -1,7 +1,7 @@
 /**
  * `X-Stamp` stampers for the API-key curves the official ApiKeyStamper does not cover, written over
- * @noble/curves the way the wire spec describes them: secp256k1 signs SHA-256(body) as DER hex (the Go SDK's
- * `Test_Sign_SECP256K1`); ed25519 signs the raw body bytes (the JS wallet-stamper) or SHA-256(body) (the Go SDK).
+ * @noble/curves the way docs/spec/wire-protocol.md §1 describes them: secp256k1 signs SHA-256(body) as DER hex (the Go
+ * SDK's `Test_Sign_SECP256K1`); ed25519 signs the raw body bytes (the JS wallet-stamper) or SHA-256(body) (the Go SDK).
  * They plug into @turnkey/http's `TurnkeyClient` like any stamper. Also: the registration parameters of a
  * software passkey.
  */

@@ -1,6 +1,6 @@
 /**
  * Aptos addresses: the authentication key sha3-256(key ‖ `0x00` single-ed25519 scheme), written in the
- * long AIP-40 form, `0x` + 64 lowercase hex digits (spec decision 6).
+ * long AIP-40 form, `0x` + 64 lowercase hex digits (docs/spec/addresses.md §5, decision 6).
  *
  * @module
  */

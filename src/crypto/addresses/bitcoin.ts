@@ -1,6 +1,6 @@
 /**
  * Bitcoin addresses on the four networks of the wire enum, built with @scure/btc-signer's payment
- * templates. Custodian's choices (spec section 5): P2SH is nested segwit (P2SH-P2WPKH), P2WSH wraps the
+ * templates. Custodian's choices (docs/spec/addresses.md §5): P2SH is nested segwit (P2SH-P2WPKH), P2WSH wraps the
  * script `<pub33> OP_CHECKSIG`, P2TR is BIP86 key-path only; signet shares testnet's prefixes and regtest
  * uses `bcrt` (Bitcoin Core's chain parameters).
  *

@@ -100,7 +100,7 @@ export function deriveAddress(curve: Curve, addressFormat: AddressFormat, public
 
 /**
  * {@link deriveAddress} of a key the engine derived itself, so known to be a point of its curve: nothing is
- * parsed again (on secp256k1 that is a square root per account, #19). `key` is both SEC1 forms on secp256k1,
+ * parsed again (on secp256k1 that would be a square root per account). `key` is both SEC1 forms on secp256k1,
  * the raw 32 bytes on ed25519.
  */
 export function addressOfDerivedKey(

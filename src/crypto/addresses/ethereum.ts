@@ -23,7 +23,7 @@ export function toChecksumAddress(accountId: Uint8Array): string {
     const char = lower[i] as string;
     chars.push(nibble >= 8 ? char.toUpperCase() : char);
   }
-  // One flat string: appending char by char built a rope of 41 pieces, which stored records then kept (#19).
+  // One flat string: appending char by char builds a rope of 41 pieces, which stored records would then keep.
   return chars.join("");
 }
 

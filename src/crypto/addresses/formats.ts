@@ -3,7 +3,7 @@
  * each address format custodian derives: the curves it accepts and its default path.
  *
  * The tuples are the swagger's enums in the swagger's order, so the engine can build valibot picklists
- * from them. The per-format table follows `shared/spec/addresses.md` section 2 (the SDK's
+ * from them. The per-format table follows `docs/spec/addresses.md` §2 (the SDK's
  * `default<X>AccountAtIndex` constants, decision 7).
  *
  * @module
@@ -95,7 +95,7 @@ function account(purpose: number, coin: number, tail = ""): (accountIndex: numbe
 /**
  * The address formats custodian derives, with their curves and default paths. `as const` keeps each
  * format's curve list literal, so the encoder table can be checked against it at compile time.
- * Where the docs table and the SDK disagree (spec section 3) the SDK is followed: P2SH under purpose 44,
+ * Where the docs table and the SDK disagree (docs/spec/addresses.md §3) the SDK is followed: P2SH under purpose 44,
  * DOGE_TESTNET under coin type 3, SEI and XRP with their last two levels hardened, TRON with three levels.
  */
 export const ADDRESS_FORMAT_SPECS = {
@@ -141,7 +141,7 @@ export type SupportedAddressFormat = keyof typeof ADDRESS_FORMAT_SPECS;
 
 /**
  * The address formats custodian derives, in wire order. The rest of {@link ADDRESS_FORMATS}
- * (`TON_V5R1`, `SPARK_*`) are valid on the wire but answered with `UNIMPLEMENTED`: the spec does not say
+ * (`TON_V5R1`, `SPARK_*`) are valid on the wire but answered with `UNIMPLEMENTED`: docs/spec/addresses.md does not say
  * how Turnkey derives them.
  */
 export const SUPPORTED_ADDRESS_FORMATS: readonly SupportedAddressFormat[] = ADDRESS_FORMATS.filter(

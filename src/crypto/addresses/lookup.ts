@@ -1,6 +1,6 @@
 /**
- * The key under which the engine indexes accounts by address (spec decision 5): one key per account
- * whatever spelling a caller uses where the chain treats spellings as equal, and the exact string
+ * The key under which the engine indexes accounts by address (docs/spec/addresses.md §5, decision 5): one key per
+ * account whatever spelling a caller uses where the chain treats spellings as equal, and the exact string
  * where case matters.
  *
  * @module

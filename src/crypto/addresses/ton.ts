@@ -1,7 +1,7 @@
 /**
  * TON wallet addresses (`ADDRESS_FORMAT_TON_V3R2`, `ADDRESS_FORMAT_TON_V4R2`): the account id is the
  * representation hash of the wallet contract's StateInit cell, and custodian prints it user-friendly,
- * url-safe, bounceable, mainnet, workchain 0 (`EQ…`, spec decision 3).
+ * url-safe, bounceable, mainnet, workchain 0 (`EQ…`, docs/spec/addresses.md §5, decision 3).
  *
  * Only the few cells involved are hashed here: the data cell (seqno 0, wallet id, key, and for v4r2 an
  * empty plugin dictionary) and the StateInit cell referencing the published wallet code, whose hash and

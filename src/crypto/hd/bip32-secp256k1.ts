@@ -4,7 +4,7 @@
  * A hardened child needs only its parent's private key and chain code; a public key (a point multiplication,
  * the one expensive step) is needed for a non-hardened child's parent and for the account's leaf. Along
  * `m/44'/60'/0'/0/0` that is 2 multiplications where a library that computes every node's public key (and
- * its fingerprint) does 6, which made deriving a fresh wallet's first account most of `create_wallet` (#19).
+ * its fingerprint) does 6, and deriving a fresh wallet's first account is most of `create_wallet`.
  * The public key is kept as a point, so both SEC1 encodings come from it without decompressing (a square
  * root) the compressed form. `@scure/bip32` remains the reference in the tests (BIP32 test vectors too).
  *

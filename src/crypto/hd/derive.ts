@@ -35,7 +35,8 @@ export interface KeyPair {
 export interface DeriveOptions {
   /**
    * Refuse non-hardened ed25519 levels with `INVALID_ARGUMENT` instead of deriving them as hardened.
-   * Off by default, so Turnkey's documented paths such as `m/44'/501'/0'/0` work (spec decision 4).
+   * Off by default, so Turnkey's documented paths such as `m/44'/501'/0'/0` work (docs/spec/addresses.md §5, decision
+   * 4).
    */
   strictEd25519Paths?: boolean;
 }
@@ -183,7 +184,7 @@ export interface DeriveKeyPairOptions extends DeriveOptions {
 /**
  * Derives the key pair at `path` (BIP32 notation) from a BIP39 `seed` on `curve`. Errors name the
  * request fields: a malformed path or a non-hardened ed25519 level in strict mode is `INVALID_ARGUMENT`,
- * `CURVE_P256` (no HD scheme in the spec) is `UNIMPLEMENTED`.
+ * `CURVE_P256` (docs/spec/addresses.md names no HD scheme for it) is `UNIMPLEMENTED`.
  */
 export function deriveKeyPair(
   seed: Uint8Array,

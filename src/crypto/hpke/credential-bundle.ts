@@ -1,6 +1,6 @@
 /**
  * Credential bundles: the `credentialBundle` of `create_read_write_session`, `oauth`, `otp_auth` and
- * `email_auth` results, which `@turnkey/crypto`'s `decryptCredentialBundle` opens (wire spec §3).
+ * `email_auth` results, which `@turnkey/crypto`'s `decryptCredentialBundle` opens (docs/spec/wire-protocol.md §3).
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Export bundles: the `exportBundle` of `export_wallet`, `export_private_key` and `export_wallet_account`
- * results, which `@turnkey/crypto`'s `decryptExportBundle` opens (wire spec §3).
+ * results, which `@turnkey/crypto`'s `decryptExportBundle` opens (docs/spec/wire-protocol.md §3).
  *
  * @module
  */

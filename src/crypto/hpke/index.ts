@@ -1,6 +1,6 @@
 /**
- * HPKE bundles in the formats Turnkey's official clients read and write (wire spec §3): credential bundles,
- * enclave-signed export bundles, and the import target handshake. Pure: no storage, no clock; randomness
+ * HPKE bundles in the formats Turnkey's official clients read and write (docs/spec/wire-protocol.md §3): credential
+ * bundles, enclave-signed export bundles, and the import target handshake. Pure: no storage, no clock; randomness
  * is injectable.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The one HPKE configuration Turnkey's clients speak (wire spec §3): RFC 9180 base mode,
+ * The one HPKE configuration Turnkey's clients speak (docs/spec/wire-protocol.md §3): RFC 9180 base mode,
  * DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM, info `turnkey_hpke`, and, unlike plain RFC 9180,
  * an AEAD associated data of `enc ‖ pkR`, both 65-byte uncompressed points.
  *

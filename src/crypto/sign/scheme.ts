@@ -15,9 +15,9 @@
  * Everything else is refused with `INVALID_ARGUMENT`:
  * - secp256k1 with NOT_APPLICABLE (`hashFunction`): ECDSA signs a digest, so one must be chosen.
  * - EIP712 / EIP7702 with anything but NO_OP (`hashFunction`): these encodings define their own keccak-based
- *   digest, and @turnkey/viem sends NO_OP with them (wire spec §4, "What @turnkey/viem sends"). Hashing that
- *   digest again would sign something no verifier checks, and accepting KECCAK256 as a synonym would give one
- *   request two meanings.
+ *   digest, and @turnkey/viem sends NO_OP with them (docs/spec/wire-protocol.md §4, "What @turnkey/viem sends").
+ *   Hashing that digest again would sign something no verifier checks, and accepting KECCAK256 as a synonym would give
+ *   one request two meanings.
  * - ed25519 with NO_OP, SHA256 or KECCAK256 (`hashFunction`): the swagger says of `hashFunction` "This field
  *   must be set to HASH_FUNCTION_NOT_APPLICABLE for EdDSA/ed25519 signature requests; configurable payload
  *   hashing is not supported by RFC 8032" (`v1SignRawPayloadIntentV2`); Turnkey's raw-payload guide says

@@ -1,7 +1,7 @@
 /**
  * The wire form of a raw-payload signature (`v1SignRawPayloadResult`), as the official clients read it:
  * @turnkey/viem builds `0x{r}`, `0x{s}` and `yParity = v`; @turnkey/solana joins `r + s`
- * (wire-protocol spec §4, "Signature result formats").
+ * (docs/spec/wire-protocol.md §4, "Signature result formats").
  *
  * @module
  */

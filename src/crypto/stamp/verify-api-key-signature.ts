@@ -45,7 +45,7 @@ export function verifyApiKeySignature(input: ApiKeySignatureInput): boolean {
 /**
  * {@link verifyApiKeySignature}, with the OpenSSL work (P-256 and Ed25519) done on libuv's thread pool: node:crypto
  * runs a verification there when given a callback. A server's thread then goes on with other requests instead
- * of waiting for it; the P-256 check was a sixth of the HTTP server's CPU (#19). Same checks, same answers: both
+ * of waiting for it, and the P-256 check is a large part of a request's work. Same checks, same answers: both
  * take them from {@link openSslCheckOf}.
  */
 export async function verifyApiKeySignatureOffThread(input: ApiKeySignatureInput): Promise<boolean> {
@@ -97,7 +97,8 @@ function openSslCheckOf(
     case "SIGNATURE_SCHEME_TK_API_ED25519": {
       const key = signature.length === 64 ? ed25519PublicKeyObject(publicKey) : undefined;
       if (key === undefined) return null;
-      // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. The wire spec leaves it open.
+      // Solana wallets sign the body itself; the Go SDK signs its SHA-256 digest. Both are accepted
+      // (docs/spec/wire-protocol.md §1).
       return { algorithm: null, key, signature, messages: [body, sha256(body)] };
     }
     default:

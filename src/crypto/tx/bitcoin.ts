@@ -7,7 +7,7 @@
  * common spelling, BIP174's own) is accepted too and answered in base64. Unknown and proprietary PSBT fields are
  * kept as they came.
  *
- * Policies see `bitcoin.tx` (policy-language spec §2): `version` (a string), `inputs[]{tx_id, vout, sequence}`,
+ * Policies see `bitcoin.tx` (docs/spec/policy-language.md §2): `version` (a string), `inputs[]{tx_id, vout, sequence}`,
  * `outputs[]{value, script_pubkey, address, address_type}`, `locktime{amount, type}` and `fee` in satoshis
  * (absent when an input's previous output is not in the PSBT). Output addresses are spelled for the network of the
  * address `signWith` named (mainnet when it named a key id); a script with no address shows `''` for both.

@@ -1,6 +1,6 @@
 /**
  * Ethereum call data decoded with a stored ABI, for `eth.tx.function_name`, `function_signature` and
- * `contract_call_args` (policy-language spec §2). micro-eth-signer's ABI decoder does the decoding; this module
+ * `contract_call_args` (docs/spec/policy-language.md §2). micro-eth-signer's ABI decoder does the decoding; this module
  * picks the function by its selector and presents the arguments as policies read them:
  *
  * - arguments by their ABI name (by position, `'0'`, `'1'`, ..., when the ABI leaves a name empty);

@@ -31,7 +31,7 @@ import type {
 /** A transaction as micro-eth-signer holds it (its class is exported as a value only). */
 type EthereumTransaction = ReturnType<typeof Transaction.fromBytes>;
 
-/** `eth.tx.type` per micro-eth-signer type (policy-language spec §2: LEGACY, TYPE_1..TYPE_4). */
+/** `eth.tx.type` per micro-eth-signer type (docs/spec/policy-language.md §2: LEGACY, TYPE_1..TYPE_4). */
 const POLICY_TYPE: Record<TxType, string> = {
   legacy: "LEGACY",
   eip2930: "TYPE_1",
@@ -77,7 +77,7 @@ function decode(unsignedTransaction: string, field: string): EthereumTransaction
   return transaction;
 }
 
-/** `0x` and lowercase hex, as every `eth.*` hex value is shown (policy-language spec, decision 6). */
+/** `0x` and lowercase hex, as every `eth.*` hex value is shown (docs/spec/policy-language.md, decision 6). */
 function lowerHex(value: string): string {
   return value.toLowerCase();
 }
@@ -88,7 +88,8 @@ function lowerHex(value: string): string {
  */
 function senderOf(publicKey: Uint8Array): string {
   if (publicKey.length !== SECP256K1_COMPRESSED_BYTES) return "";
-  // Decompressing the key and hashing it was 8% of a `sign_transaction`; a signing key signs again and again.
+  // Decompressing the key and hashing it is a visible part of a `sign_transaction`, and a key signs again and
+  // again: the address is remembered.
   const key = bytesToHex(publicKey);
   let sender = senders.get(key);
   if (sender === undefined) {
@@ -103,7 +104,7 @@ function senderOf(publicKey: Uint8Array): string {
 const senders = new Map<string, string>();
 const MAX_SENDERS = 4096;
 
-/** The `eth.tx` keyword of a transaction (policy-language spec §2, EthereumTransaction). */
+/** The `eth.tx` keyword of a transaction (docs/spec/policy-language.md §2, EthereumTransaction). */
 function ethTx(
   transaction: EthereumTransaction,
   interfaces: ReadonlyMap<string, unknown>,
@@ -113,7 +114,7 @@ function ethTx(
   // A contract creation has no recipient: micro-eth-signer decodes the empty `to` as "0x".
   const to = raw.to === "0x" ? "" : lowerHex(raw.to);
   const maxFeePerGas = raw.maxFeePerGas ?? 0n;
-  // For fee-market transactions gas_price is max_fee_per_gas (policy-language spec §2).
+  // For fee-market transactions gas_price is max_fee_per_gas (docs/spec/policy-language.md §2).
   const gasPrice = raw.gasPrice ?? maxFeePerGas;
   const tx: { [key: string]: PlainData } = {
     from: signer ? senderOf(signer.publicKey) : "",

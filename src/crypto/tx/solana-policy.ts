@@ -1,5 +1,5 @@
 /**
- * `solana.tx` (policy-language spec §2, SolanaTransaction): a compiled legacy or v0 message as policies see it.
+ * `solana.tx` (docs/spec/policy-language.md §2, SolanaTransaction): a compiled legacy or v0 message as policies see it.
  *
  * - `account_keys`: the message's static accounts; `program_keys`: the programs its instructions call, once each.
  * - `instructions[]{program_key, accounts[]{account_key, signer, writable}, instruction_data_hex,
@@ -34,7 +34,7 @@ import type { PlainData } from "./types.js";
 export type CompiledSolanaMessage = (LegacyCompiledTransactionMessage | V0CompiledTransactionMessage) &
   CompiledTransactionMessageWithLifetime;
 
-/** How an account from a lookup table shows where an address is expected (policy-language spec §2). */
+/** How an account from a lookup table shows where an address is expected (docs/spec/policy-language.md §2). */
 export const ADDRESS_TABLE_LOOKUP = "ADDRESS_TABLE_LOOKUP";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";

@@ -8,8 +8,8 @@
  * `/wallet/broadcasthex`. The signature is secp256k1 over `sha256(raw_data)` (the transaction id), 65 bytes
  * `r ‖ s ‖ v` with `v = 27 + recovery id`, as tronweb's `ECKeySign` writes it.
  *
- * Policies see `tron.tx` (policy-language spec §2): `ref_block_bytes`, `ref_block_hash` (hex), `data` (the memo,
- * as text), `expiration`, `timestamp`, `fee_limit` (BigInt), and `contract[]` with `type` (the contract type's
+ * Policies see `tron.tx` (docs/spec/policy-language.md §2): `ref_block_bytes`, `ref_block_hash` (hex), `data` (the
+ * memo, as text), `expiration`, `timestamp`, `fee_limit` (BigInt), and `contract[]` with `type` (the contract type's
  * name), `permission_id`, `owner_address` and the fields of its type: addresses in base58 (`T…`), call data and
  * permission operations in hex without `0x`, amounts BigInt, resources by name (`ENERGY`, `BANDWIDTH`,
  * `TRON_POWER`). A contract type without a declared layout shows only `type`, `permission_id` and `owner_address`.

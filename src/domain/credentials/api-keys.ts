@@ -20,7 +20,7 @@ const CREDENTIAL_TYPE: Record<ApiKeyCurve, string> = {
 /**
  * Keeps a user within 10 long-lived and 10 expiring API keys before one more is added. A long-lived key over
  * the limit is refused; an expiring one makes room by deleting an expired key, else the oldest expiring one
- * (the wire spec's resource limits).
+ * (docs/spec/wire-protocol.md §7, resource limits).
  */
 async function makeRoomForApiKey(
   context: CredentialWriteContext,

@@ -69,7 +69,7 @@ const userContact = {
   userPhoneNumber: v.optional(userPhoneNumber),
 };
 
-/** Per-user limits of the wire spec (resource limits). */
+/** Per-user limits (docs/spec/wire-protocol.md §7, resource limits). */
 export const LIMITS = {
   apiKeysPerUser: 20,
   longLivedApiKeysPerUser: 10,

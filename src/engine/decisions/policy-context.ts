@@ -1,9 +1,9 @@
 /**
- * The policy context of an activity (policy-language spec §2): the keyword roots its policies are judged
+ * The policy context of an activity (docs/spec/policy-language.md §2): the keyword roots its policies are judged
  * with, built from the operation row, the validated parameters, the votes so far and the store.
  *
  * - `activity`: `type`, `kind` (the version-free name; none for root-quorum-only types), `resource` and
- *   `action` from the row, and `params`: only the parameters the spec exposes for the kind, snake_cased.
+ *   `action` from the row, and `params`: only the parameters that file exposes for the kind, snake_cased.
  * - `approvers`: the users who approved so far and still exist, the submitter first, with their current tag
  *   ids (the caller passes the votes that still count: see `pending.ts`).
  * - `credentials`: the credentials those approvals were stamped with.
@@ -29,8 +29,8 @@ import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../../policy/index.js";
 import type { PolicyActivity, PolicyContext, PolicyCredential, PolicyData, PolicyUser } from "../../policy/types.js";
 
 /**
- * The parameters `activity.params` exposes, per activity kind (spec §2 "activity.params"). Every other
- * parameter is a missing field to a policy. The credential kinds past the API keys are custodian's
+ * The parameters `activity.params` exposes, per activity kind (docs/spec/policy-language.md §2 "activity.params").
+ * Every other parameter is a missing field to a policy. The credential kinds past the API keys are custodian's
  * addition: they expose `user_id` too, so the implicit permission to manage one's own credentials covers
  * passkeys and OAuth providers as well as API keys.
  */
@@ -230,8 +230,8 @@ type SharedRoots = Pick<PolicyContext, "activity" | "approvers" | "credentials" 
 
 /**
  * A target's keywords and the shared roots, as one context. Copied with `Object.assign` rather than spread:
- * this one line meets every row's target shape, which made the spread's inline cache megamorphic, and its
- * generic path cost several microseconds per activity, more than the rest of the context (#19). Targets are
+ * this one line meets every row's target shape, which makes a spread's inline cache megamorphic, and its
+ * generic path would cost more than the rest of the context. Targets are
  * the rows' own objects, with keyword names only (never `__proto__`), so assigning equals defining.
  */
 function contextWith(target: PolicyTargetData, roots: SharedRoots): PolicyContext {

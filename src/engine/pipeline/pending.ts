@@ -5,8 +5,8 @@
  * - **The consensus window.** "Activities do not expire but approvals (votes) do": the submission is the
  *   first approval and opens a 24-hour window; approvals that do not reach consensus within it expire and
  *   must be cast again, while the activity stays `ACTIVITY_STATUS_CONSENSUS_NEEDED` (Turnkey docs,
- *   developer-reference/api-overview/submissions; wire spec §5). A vote cast after a window closed opens the
- *   next one, so the submitter, or anyone whose vote expired, may approve again.
+ *   developer-reference/api-overview/submissions; docs/spec/wire-protocol.md §5). A vote cast after a window closed
+ *   opens the next one, so the submitter, or anyone whose vote expired, may approve again.
  * - **Deleted voters.** The vote of a user deleted since counts no more (see `policy-context.ts`).
  *
  * @module
@@ -101,8 +101,8 @@ async function registeredCredentials(data: DataReader, user: UserRecord): Promis
  * Whether a vote from `userId` can count on a pending activity at `now`: the user belongs to the governing
  * organization (the submitter's) and is one of its root users (the root quorum counts them), or some
  * consensus left open by the decision the current policies and users reach with the votes that count
- * could count them (spec decision 14). When nothing is left to decide (the submitter can no longer act,
- * or the current policies already allow or deny it without more votes), any user of that organization may
+ * could count them (docs/spec/policy-language.md, decision 14). When nothing is left to decide (the submitter can no
+ * longer act, or the current policies already allow or deny it without more votes), any user of that organization may
  * vote: the vote settles it (an approval runs or fails it, a rejection ends it). `credentials` are those the vote
  * is stamped with; when not given (to show `canApprove`), the user's registered ones.
  */

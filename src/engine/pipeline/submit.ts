@@ -78,8 +78,8 @@ function versionOf(operation: ActivityOperation, type: string): ActivityVersion 
 
 /**
  * `sha256:<hex>` of the exact body bytes (UTF-8): the activity's identity for idempotency. node:crypto hashes
- * the string natively (the pure-JS hash with its UTF-8 copy was 3% of an activity's CPU), in one call: the
- * one-shot `hash` takes half the time of a `createHash` object for a body this small (#19).
+ * the string natively, without a UTF-8 copy, and the one-shot `hash` costs about half of a `createHash` object
+ * for a body this small.
  */
 export function fingerprintOf(bodyText: string): string {
   return `sha256:${hash("sha256", bodyText, "hex")}`;

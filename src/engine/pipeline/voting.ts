@@ -1,13 +1,14 @@
 /**
  * Votes on a pending activity: `approve_activity` and `reject_activity` name their target by fingerprint
- * (policy-language spec §3 "Votes", decisions 13–15; wire spec §4 "approve/reject").
+ * (docs/spec/policy-language.md §3 "Votes", decisions 13–15;
+ * docs/spec/wire-protocol.md §4 "approve/reject").
  *
  * A vote is refused, changing nothing, when the target is not pending, when a vote of the voter still
  * counts, or when neither the root quorum nor a consensus the current policies leave open could count the
  * voter (`pending.ts`). An accepted approval re-runs the decision with the votes of the open consensus
  * window, against the current users and policies: ALLOW runs the target's handler in the same transaction
- * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is recorded as an activity of its own, and the answer is the
- * target activity as it now stands.
+ * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is
+ * recorded as an activity of its own, and the answer is the target activity as it now stands.
  *
  * @module
  */

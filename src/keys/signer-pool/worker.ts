@@ -24,7 +24,7 @@ function failureOf(error: unknown): SignerFailure {
 
 /**
  * Runs this thread below the engine's. That thread feeds every signer thread, and with more busy threads than
- * cores the scheduler gave it a third of its time to the signers, which then waited for it (#19). On Linux a nice
+ * cores a fair scheduler gives the signers time the feeding thread needs, and they then wait for it. On Linux a nice
  * value belongs to one thread; elsewhere `setPriority` would lower the whole process, so it is left alone.
  */
 function lowerPriority(nice: number): void {
@@ -32,19 +32,17 @@ function lowerPriority(nice: number): void {
   try {
     setPriority(nice);
   } catch {
-    // A host that forbids it: the thread runs at the engine's priority, as it did before.
+    // A host that forbids it: the thread runs at the engine's priority.
   }
 }
 
 /**
- * The most answers one message carries. Every message wakes the engine's thread, and with two signer threads
- * on two cores one message per answer cost about a tenth of all CPU per activity (CPU time per thread, #19).
- * An answer therefore waits for up to three more, and whatever is ready leaves at the end of this turn of the
- * thread's event loop: a lone job is still answered as soon as it is signed. Four, because larger groups leave
- * the engine's thread idle while signatures it could record sit in a thread's hands: sending every answer of
- * a turn together (up to 16 with 32 activities in flight) signed fewer activities per second than one message
- * per answer, while groups of four gave 1.60–1.71 times the calling thread's rate against 1.49–1.53 (runs of
- * the two builds interleaved).
+ * The most answers one message carries. Every message wakes the engine's thread, and with as many busy threads
+ * as cores one message per answer spends a noticeable share of all CPU on those wake-ups. An answer therefore
+ * waits for up to three more, and whatever is ready leaves at the end of this turn of the thread's event loop: a
+ * lone job is still answered as soon as it is signed. No more than four, because larger groups leave the
+ * engine's thread idle while signatures it could record sit in a thread's hands: sending every answer of a turn
+ * together signs fewer activities per second than one message per answer.
  */
 const ANSWERS_PER_MESSAGE = 4;
 

@@ -1,8 +1,8 @@
 /**
  * Compaction: the next snapshot, built from the store's files alone (the current snapshot plus the journal
  * segments before `segment`) rather than from the state in memory. That is what lets it run on a thread of
- * its own (`compaction-worker.ts`) while commits go on: encoding the whole state on the committing thread
- * paused commits for as long as that took, and cost a fifth of FileStore's CPU at 32 submitters (#19).
+ * its own (`compaction-worker.ts`) while commits go on: encoding the whole state on the committing thread would
+ * pause commits for as long as that takes, and take a large share of that thread's time under load.
  *
  * It reads the files exactly as opening the store does (`JournalReplay`), so the snapshot holds what a
  * reopen would rebuild, and a journal that can no longer be read is reported now, as `STORE_CORRUPT`, not

@@ -7,8 +7,8 @@
  * and one fsync. Because a flush is a single frame, a crash can only ever leave the *last* frame torn;
  * a damaged frame followed by a valid one is therefore real corruption, never a torn write.
  *
- * When a flush starts (#19, measured at 32 submitters): not at the first commit, which then went alone while
- * the rest of its wave (the activities the previous flush let go) waited for the flush after it; at the end of
+ * When a flush starts: not at the first commit, which would then go alone while the rest of its wave (the
+ * activities the previous flush let go) waits for the flush after it; at the end of
  * the event loop's turn, so the commits of one turn share one; or, as soon as {@link EARLY_FLUSH_COMMITS} wait
  * while none is in flight, in the middle of the turn, so that flush's write overlaps the rest of the wave's
  * work. That needs a flush to finish without this thread: segments are opened with `O_DSYNC`, so one write is

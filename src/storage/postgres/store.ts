@@ -30,8 +30,8 @@ export interface PostgresStoreOptions {
  *
  * Write transactions also take turns: one at a time per store object (a queue in the process) and one at a
  * time per schema across processes (a session advisory lock taken before the transaction's snapshot). Every
- * activity writes the organization's shared indexes, so concurrent writers conflicted and retried: 32
- * submitters committed a third of what one did (`npm run bench -- postgres`). Taking turns, they commit as
+ * activity writes the organization's shared indexes, so concurrent writers would conflict and retry, and
+ * commit less together than one alone (`npm run bench -- postgres` measures it). Taking turns, they commit as
  * fast as one; SERIALIZABLE and the retry stay as the guarantee. The lock belongs to the session, so a process
  * that dies mid-transaction releases it with its connection. Reads and claims take no turn.
  *

@@ -22,8 +22,8 @@ import { decodeRecord, encodeRecord } from "./records.js";
  * Records and unique keys it has read or written are remembered for the rest of the transaction. Both kinds
  * of transaction see one snapshot (SERIALIZABLE or REPEATABLE READ), so reading a row again returns what it
  * returned the first time unless this transaction wrote it, and what this transaction writes is remembered as
- * the server would return it. An activity read its submitter three times, its organization twice and its
- * fingerprint's key twice, and read back the activity it had just written: a round trip each (#19).
+ * the server would return it. An activity asks for its submitter three times, its organization and its
+ * fingerprint's key twice, and reads back the activity it has just written: each a round trip saved.
  */
 export class PgTransaction implements StoreTransaction {
   /** The first server error seen by this transaction. */
@@ -129,7 +129,7 @@ export class PgTransaction implements StoreTransaction {
     }
     // One statement writes the record and tells what stood there before: its scope, read from the snapshot
     // the write does not change. A record in another scope is left as it was (the update's condition), and
-    // the put refused. Reading the scope first took a round trip of its own (#19).
+    // the put refused. Reading the scope first would take a round trip of its own.
     const body = encodeRecord(record);
     const prior = await this.query(
       `WITH prior AS (SELECT scope FROM ${this.schema}.records WHERE collection = $1 AND id = $2),

@@ -1,5 +1,5 @@
 /**
- * For every address format and curve custodian derives, how the chain's own library (spec section 4)
+ * For every address format and curve custodian derives, how the chain's own library (docs/spec/addresses.md §4)
  * checks an address: derive it again from the same public key with the library, compare, and have the
  * library parse or validate our string. The table is typed from the formats table, so a format without a
  * check does not compile.
@@ -62,7 +62,8 @@ bitcoin.initEccLib({
 const BITCOIN_NETWORKS = {
   MAINNET: bitcoin.networks.bitcoin,
   TESTNET: bitcoin.networks.testnet,
-  // bitcoinjs-lib has no signet object; Bitcoin Core's signet uses testnet's prefixes (spec decision 8).
+  // bitcoinjs-lib has no signet object; Bitcoin Core's signet uses testnet's prefixes (docs/spec/addresses.md §5,
+  // decision 8).
   SIGNET: bitcoin.networks.testnet,
   REGTEST: bitcoin.networks.regtest,
 } as const;
