@@ -245,8 +245,8 @@ export const ethSendRawTransaction = defineActivity({
       }),
     },
   ],
-  // Nothing is signed, so no policy resource of docs/spec/policy-language.md §2 applies: only the root quorum may
-  // broadcast what was signed elsewhere.
+  // Nothing is signed, so no policy resource of docs/spec/policy-language.md §2 applies: a policy allows it by
+  // its type (`activity.type == 'ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION'`) or by a condition naming no resource.
   policy: null,
   async handler(context, params) {
     const backend = context.services.chains.require(params.caip2, "parameters.caip2");
