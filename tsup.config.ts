@@ -25,9 +25,12 @@ export default defineConfig([
     splitting: true,
     // The pool finds its worker from `import.meta.url`, which the CommonJS build gets from this shim.
     shims: true,
-    // cborg ships ESM only, which a CommonJS require cannot load: the builds carry their own copy (so it is a
-    // devDependency), rather than leaving the CommonJS build an import it cannot resolve.
-    noExternal: ["cborg"],
+    // Bundled rather than installed, so they are devDependencies:
+    // - cborg ships ESM only, which a CommonJS require cannot load;
+    // - the @solana/* codecs depend on @solana/errors, whose error-decoding command pulls a CLI framework that
+    //   refuses Node 20 at install; the library code the codecs use needs none of it, and tree-shaking leaves
+    //   it out.
+    noExternal: ["cborg", /^@solana\//],
   },
   {
     // The command-line tool: ESM only, keeps its shebang.

@@ -2,7 +2,7 @@
 // directory (the registry serves its dependencies), and checks what a user gets: every subpath of
 // "exports" imports in ESM and requires in CJS, its declarations type-check, the engine works, and the
 // `custodian` command runs. CI runs it after the build (`.ci/run`).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,7 +18,18 @@ try {
   const app = join(scratch, "app");
   run("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch-app", private: true, type: "module" }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(scratch, packed.filename)], app);
+  // What a user meets: the install's time, its package count, and no engine warning on this Node.
+  const started = Date.now();
+  const install = spawnSync(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", join(scratch, packed.filename)],
+    { cwd: app, encoding: "utf8" },
+  );
+  if (install.status !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const packages = run("npm", ["ls", "--all", "--parseable"], app).trim().split("\n").length - 1;
+  console.log(`installed in ${seconds} s: ${packages} packages`);
+  if (/EBADENGINE/.test(install.stderr)) throw new Error(`the install warns about engines:\n${install.stderr}`);
 
   const manifest = JSON.parse(readFileSync(join(app, "node_modules/custodian/package.json"), "utf8"));
   const specifiers = Object.keys(manifest.exports)
