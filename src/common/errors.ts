@@ -86,7 +86,6 @@ export interface CustodyErrorOptions {
   wireDetails?: readonly WireErrorDetail[];
 }
 
-/** An error with a stable code, the gRPC number and HTTP status it maps to, and structured details. */
 /**
  * Marks every {@link CustodyError}, so that one made by another copy of this module is still recognized: the
  * CommonJS build beside the ESM one, or two installed versions of the package. `Symbol.for` is shared by
@@ -94,6 +93,7 @@ export interface CustodyErrorOptions {
  */
 const CUSTODY_ERROR_BRAND = Symbol.for("custodian.CustodyError");
 
+/** An error with a stable code, the gRPC number and HTTP status it maps to, and structured details. */
 export class CustodyError extends Error {
   override readonly name = "CustodyError";
   readonly code: ErrorCode;
