@@ -10,7 +10,7 @@
  */
 export type { SessionClaims, VerificationClaims } from "./auth/token-signer.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
-export { ChainRpcError, ChainUnreachable } from "./chains/rpc.js";
+export { ChainRpcError, ChainUnreachable, type JsonRpcLimits } from "./chains/rpc.js";
 export {
   CustodyError,
   type CustodyErrorOptions,
