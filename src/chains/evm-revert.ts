@@ -12,7 +12,7 @@ const ERROR_STRING = "08c379a0";
 const PANIC = "4e487b71";
 
 /** Raw revert data kept whole: a custom error with some thirty arguments. */
-export const MAX_REVERT_DATA_BYTES = 1024;
+const MAX_REVERT_DATA_BYTES = 1024;
 
 /** `v1RevertChainEntry` for revert `data` (hex) raised by `address`. */
 export function revertEntry(address: string, data: string | undefined): Record<string, unknown> {
