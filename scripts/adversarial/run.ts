@@ -2,9 +2,10 @@
  * The long adversarial run (`npm run adversarial`): starts the dev server on a fresh file store on
  * 127.0.0.1 and attacks it the way a review would, one module per kind of attack. Hostile bodies (huge,
  * endless chunked, deep nesting, `__proto__`, bad UTF-8, BOMs, duplicate keys), tampered and replayed stamps,
- * cross-organization reads and writes, concurrent conflicting activities, SIGKILL during load (nothing
- * acknowledged may be lost), and a scan for secrets in the data directory, the server's output and every
- * activity and error body.
+ * cross-organization reads and writes, concurrent conflicting activities, NUL characters in ids and names (on
+ * the file store and PostgreSQL), a hostile chain node behind `--rpc`, a PostgreSQL outage under load, SIGKILL
+ * during load (nothing acknowledged may be lost), and a scan for secrets in the data directory, the server's
+ * output and every activity and error body. The PostgreSQL cases run when `CUSTODIAN_PG_URL` names a server.
  *
  * Every load is bounded in count and time. Prints the cases tried, the figures measured and the failures;
  * exits 1 on a failure. `ROUNDS` (default 12) sets the SIGKILL rounds.
@@ -12,15 +13,25 @@
  * @module
  */
 import { rmSync } from "node:fs";
+import { chainAnswers } from "./chain-answers.js";
 import { conflicts } from "./conflicts.js";
 import { credentials, data, report, startServer, stopServer, type Target } from "./harness.js";
 import { hostileBodies } from "./hostile-bodies.js";
 import { killRounds } from "./kill-rounds.js";
+import { nulCharacters } from "./nul-characters.js";
+import { postgresOutage } from "./postgres-outage.js";
 import { allActivityBodies, knownSecrets, secretScan } from "./secrets.js";
 import { stampsAndOrganizations } from "./stamps-and-organizations.js";
 
 /** The attacks on one running server, in order. */
-const ATTACKS: ((target: Target) => Promise<unknown>)[] = [hostileBodies, stampsAndOrganizations, conflicts];
+const ATTACKS: ((target: Target) => Promise<unknown>)[] = [
+  hostileBodies,
+  stampsAndOrganizations,
+  conflicts,
+  nulCharacters,
+  chainAnswers,
+  postgresOutage,
+];
 
 async function main(): Promise<void> {
   const started = Date.now();
