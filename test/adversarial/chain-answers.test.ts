@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_ANSWER_BYTES } from "../../src/chains/rpc.js";
 import { organizationWithMembers, refusal, walletParameters } from "../support/consensus.js";
 import { type HostileAnswer, type HostileNode, startHostileNode } from "../support/hostile-node.js";
+import { measuredRss } from "../support/rss.js";
 
 const CAIP2 = "eip155:31337";
 /** Far past what reading up to the answer limit costs; reading a whole endless answer costs gigabytes. */
@@ -61,33 +62,19 @@ async function storedActivity(activityId: unknown): Promise<string> {
   return JSON.stringify(activity);
 }
 
-/** Peak growth of this process's resident memory while `work` runs. */
-async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ outcome: T; growth: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  try {
-    return { outcome: await work(), growth: Math.max(peak, process.memoryUsage().rss) - before };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
 describe("a node's endless or huge answer", () => {
   const answers: [string, HostileAnswer][] = [
     ["an endless answer", { kind: "endless" }],
     ["a 200 MB answer", { kind: "huge", bytes: 200 * 1024 * 1024, announced: false }],
   ];
-  for (const [name, answer] of answers) {
+  for (const [index, [name, answer]] of answers.entries()) {
     it(`fails the send as UNAVAILABLE on ${name}, reading no more than the limit`, async () => {
       node.answer = answer;
-      const { outcome: error, growth } = await peakRssGrowth(() =>
-        refusal(send(String(Math.random()).slice(2, 8)), "UNAVAILABLE", "CHAIN_UNREACHABLE"),
+      const { outcome: error, rssGrowth } = await measuredRss(() =>
+        refusal(send(String(101 + index)), "UNAVAILABLE", "CHAIN_UNREACHABLE"),
       );
       expect(error.message).toContain(`the answer is larger than ${DEFAULT_MAX_ANSWER_BYTES} bytes`);
-      expect(growth).toBeLessThan(RSS_GROWTH_CAP);
+      expect(rssGrowth).toBeLessThan(RSS_GROWTH_CAP);
       expect((await storedActivity(error.details.activityId)).length).toBeLessThan(ACTIVITY_CAP);
     });
   }

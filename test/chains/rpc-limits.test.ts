@@ -10,6 +10,7 @@ import { httpChainBackend } from "../../src/chains/registry.js";
 import { ChainRpcError, ChainUnreachable, DEFAULT_MAX_ANSWER_BYTES } from "../../src/chains/rpc.js";
 import { SolanaRpc } from "../../src/chains/solana-rpc.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
+import { measuredRss } from "../support/rss.js";
 
 /** Far past what a client that stops at the limit lets a node push (its read plus the sockets' buffers). */
 const PUSHED_CAP = 32 * 1024 * 1024;
@@ -23,22 +24,19 @@ beforeAll(async () => {
 });
 afterAll(() => node.close());
 
-/** Runs `call`, sampling the process's resident memory meanwhile; gives the outcome and the peak growth. */
-async function measured(call: () => Promise<unknown>): Promise<{ error: unknown; rssGrowth: number; ms: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  const started = performance.now();
-  const error = await call().then(
-    () => undefined,
-    (e: unknown) => e,
+/** Runs `call`, sampling this process's memory meanwhile: its error, the peak memory growth and the time. */
+async function measured(call: () => Promise<unknown>) {
+  const {
+    outcome: error,
+    rssGrowth,
+    ms,
+  } = await measuredRss(() =>
+    call().then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
   );
-  const ms = performance.now() - started;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  return { error, rssGrowth: peak - before, ms };
+  return { error, rssGrowth, ms };
 }
 
 const evm = (timeoutMs = 10_000) => new EvmRpc(httpChainBackend(node.url, { timeoutMs }));
