@@ -10,7 +10,7 @@
  */
 export type { SessionClaims } from "./auth/token-signer.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
-export { ChainRpcError, ChainUnreachable } from "./chains/rpc.js";
+export { ChainRpcError, ChainUnreachable, type JsonRpcLimits } from "./chains/rpc.js";
 export {
   CustodyError,
   type CustodyErrorOptions,
@@ -69,7 +69,7 @@ export type {
   StoreReader,
   StoreTransaction,
 } from "./storage/store.js";
-export { UniqueKeyViolation } from "./storage/store.js";
+export { isStoreUnavailable, STORE_UNAVAILABLE, storeUnavailable, UniqueKeyViolation } from "./storage/store.js";
 export type { WebhookDeliverySettings } from "./webhooks/retry.js";
 export type { WebhookDeliveryListOptions } from "./webhooks/service.js";
 export type { WebhookJwk, WebhookJwks } from "./webhooks/signer.js";

@@ -4,9 +4,10 @@
  * endless chunked, deep nesting, `__proto__`, bad UTF-8, BOMs, duplicate keys), tampered and replayed stamps,
  * cross-organization reads and writes, concurrent conflicting activities, the auth proxy as strangers use it
  * (account pre-hijacking, enumeration, the outbox, origins, floods), webhook URLs that reach loopback through
- * IPv6 and one tenant's hanging receivers delaying another's deliveries, SIGKILL during load (nothing
- * acknowledged may be lost), and a scan for secrets in the data directory, the server's output and every
- * activity and error body.
+ * IPv6 and one tenant's hanging receivers delaying another's deliveries, NUL characters in ids and names (on the
+ * file store and PostgreSQL), a hostile chain node behind `--rpc`, a PostgreSQL outage under load, SIGKILL during
+ * load (nothing acknowledged may be lost), and a scan for secrets in the data directory, the server's output and
+ * every activity and error body. The PostgreSQL cases run when `CUSTODIAN_PG_URL` names a server.
  *
  * Every load is bounded in count and time. Prints the cases tried, the figures measured and the failures;
  * exits 1 on a failure. `ROUNDS` (default 12) sets the SIGKILL rounds.
@@ -15,10 +16,13 @@
  */
 import { rmSync } from "node:fs";
 import { authProxy } from "./auth-proxy.js";
+import { chainAnswers } from "./chain-answers.js";
 import { conflicts } from "./conflicts.js";
 import { credentials, data, report, startServer, stopServer, type Target } from "./harness.js";
 import { hostileBodies } from "./hostile-bodies.js";
 import { killRounds } from "./kill-rounds.js";
+import { nulCharacters } from "./nul-characters.js";
+import { postgresOutage } from "./postgres-outage.js";
 import { allActivityBodies, knownSecrets, secretScan } from "./secrets.js";
 import { stampsAndOrganizations } from "./stamps-and-organizations.js";
 import { webhooks } from "./webhooks.js";
@@ -30,6 +34,9 @@ const ATTACKS: ((target: Target) => Promise<unknown>)[] = [
   conflicts,
   authProxy,
   webhooks,
+  nulCharacters,
+  chainAnswers,
+  postgresOutage,
 ];
 
 async function main(): Promise<void> {

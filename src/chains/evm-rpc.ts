@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { excerptJson } from "./excerpt.js";
 import type { ChainBackend } from "./registry.js";
 import { ChainUnreachable } from "./rpc.js";
 
@@ -25,9 +26,10 @@ export interface EvmReceipt {
   gasUsed: bigint;
 }
 
+/** A quantity of at most 256 bits (nonces, fees, gas, balances, block numbers), the widest Ethereum has. */
 function quantity(value: unknown, method: string): bigint {
-  if (typeof value !== "string" || !/^0x[0-9a-fA-F]+$/.test(value)) {
-    throw new ChainUnreachable(method, `the answer ${JSON.stringify(value)} is not a hex quantity`);
+  if (typeof value !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+    throw new ChainUnreachable(method, `the answer ${excerptJson(value)} is not a hex quantity`);
   }
   return BigInt(value);
 }

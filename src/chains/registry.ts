@@ -6,12 +6,13 @@
  * @module
  */
 import { CustodyError, invalidArgument } from "../common/errors.js";
-import { callJsonRpc, DEFAULT_RPC_TIMEOUT_MS } from "./rpc.js";
+import { callJsonRpc, type JsonRpcLimits } from "./rpc.js";
 
 /**
  * A chain's JSON-RPC endpoint as an object: the engine calls `request(method, params)` and expects the
  * JSON-RPC `result`, or a thrown `ChainRpcError` (the node refused) / `ChainUnreachable` (no answer) from
- * `chains/rpc.ts`. Give an object to reach an in-process devnet without HTTP, or to set a timeout.
+ * `chains/rpc.ts`. Give an object to reach an in-process devnet without HTTP, or {@link httpChainBackend} with
+ * limits of your own.
  */
 export interface ChainBackend {
   /** Calls one JSON-RPC method and resolves with its `result`. */
@@ -23,9 +24,12 @@ export interface ChainBackend {
 /** The `chains` engine option: CAIP-2 id → an RPC URL or a {@link ChainBackend}. */
 export type ChainsOption = Readonly<Record<string, string | ChainBackend>>;
 
-/** A JSON-RPC-over-HTTP backend for `url`, each call bounded by `timeoutMs`. */
-export function httpChainBackend(url: string, timeoutMs: number = DEFAULT_RPC_TIMEOUT_MS): ChainBackend {
-  return { label: url, request: (method, params) => callJsonRpc(url, method, params, timeoutMs) };
+/**
+ * A JSON-RPC-over-HTTP backend for `url`, each call bounded by `limits`: its time, answer included (default
+ * 10 s), and the size of the answer read (default 1 MiB). An RPC URL given as a string gets the defaults.
+ */
+export function httpChainBackend(url: string, limits: JsonRpcLimits = {}): ChainBackend {
+  return { label: url, request: (method, params) => callJsonRpc(url, method, params, limits) };
 }
 
 /** `eip155:<decimal chain id>` or `solana:<reference>` (CAIP-2: namespace, then a reference of 1–32 chars). */

@@ -1,24 +1,33 @@
 /**
  * JSON-RPC 2.0 over HTTP, the one transport every chain backend given as a URL uses. A call either answers
  * with its `result`, or throws: {@link ChainRpcError} when the node answered with a JSON-RPC error (the node
- * refused the request: a nonce too low, a revert), or {@link ChainUnreachable} when no answer came (refused
- * connection, timeout, a body that is not JSON-RPC). Callers tell the two apart because only the second
- * leaves it unknown whether the node acted on the request.
+ * refused the request: a nonce too low, a revert), or {@link ChainUnreachable} when no usable answer came
+ * (refused connection, timeout, an answer too large, a body that is not JSON-RPC). Callers tell the two apart
+ * because only the second leaves it unknown whether the node acted on the request.
+ *
+ * A node is not trusted to be brief: every call is bounded in time (the answer included) and in the bytes of
+ * answer it reads, which are counted as they stream in, so an endless or huge answer costs at most the limit.
  *
  * @module
  */
+import { excerpt } from "./excerpt.js";
 
 /** A JSON-RPC error answered by the node. */
 export class ChainRpcError extends Error {
   override readonly name = "ChainRpcError";
+  /** The node's message, quoted ({@link excerpt}): it is repeated in errors and FAILED activities. */
+  readonly rpcMessage: string;
+
   constructor(
     readonly method: string,
     readonly code: number,
-    readonly rpcMessage: string,
+    rpcMessage: string,
     /** The error's `data` member (for a revert: the revert data, hex). */
     readonly data: unknown,
   ) {
-    super(`${method} failed: ${rpcMessage} (JSON-RPC error ${code})`);
+    const quoted = excerpt(rpcMessage);
+    super(`${method} failed: ${quoted} (JSON-RPC error ${code})`);
+    this.rpcMessage = quoted;
   }
 }
 
@@ -33,21 +42,82 @@ export class ChainUnreachable extends Error {
   }
 }
 
+/** Bounds of one call. */
+export interface JsonRpcLimits {
+  /** Time the whole call may take, the answer's last byte included (ms). Default 10 000. */
+  timeoutMs?: number;
+  /** Largest answer read, in bytes; a longer one is not read past this. Default 1 MiB. */
+  maxAnswerBytes?: number;
+}
+
 /** Default time a single RPC call may take. */
 export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
 /**
- * Calls `method` with `params` at `url` and returns its `result`. Throws {@link ChainRpcError} or
- * {@link ChainUnreachable}; never anything else.
+ * Default largest answer. The calls custodian makes are answered in a few kilobytes (a block without its
+ * transactions is tens), so a node answering a megabyte is broken or hostile.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** Why a request or its answer failed to arrive, in a few words (never the URL, which may hold credentials). */
+function transportReason(error: unknown, timeoutMs: number): string {
+  const name = (error as { name?: unknown }).name;
+  if (name === "TimeoutError") return `no answer within ${timeoutMs} ms`;
+  const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+  if (typeof cause === "string") return cause;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") return code;
+  return excerpt(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * The answer's body as text, read as it streams in and abandoned (the connection closed) as soon as it passes
+ * `limit` bytes, or as soon as its `content-length` announces more.
+ */
+async function readAnswer(response: Response, method: string, limit: number, timeoutMs: number): Promise<string> {
+  const tooLarge = () => new ChainUnreachable(method, `the answer is larger than ${limit} bytes`);
+  const announced = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(announced) && announced > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof ChainUnreachable) throw error;
+    throw new ChainUnreachable(method, transportReason(error, timeoutMs));
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
+}
+
+/**
+ * Calls `method` with `params` at `url` and returns its `result`, within `limits`. Throws
+ * {@link ChainRpcError} or {@link ChainUnreachable}; never anything else.
  */
 export async function callJsonRpc(
   url: string,
   method: string,
   params: readonly unknown[],
-  timeoutMs: number = DEFAULT_RPC_TIMEOUT_MS,
+  limits: JsonRpcLimits = {},
 ): Promise<unknown> {
+  const timeoutMs = limits.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  const maxAnswerBytes = limits.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   let response: Response;
   try {
+    // The signal also ends the reading of the answer: the timeout bounds the whole call.
     response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -55,16 +125,12 @@ export async function callJsonRpc(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    const reason =
-      (error as Error).name === "TimeoutError"
-        ? `no answer within ${timeoutMs} ms`
-        : (cause ?? (error as Error).message);
-    throw new ChainUnreachable(method, reason);
+    throw new ChainUnreachable(method, transportReason(error, timeoutMs));
   }
+  const text = await readAnswer(response, method, maxAnswerBytes, timeoutMs);
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     throw new ChainUnreachable(method, `HTTP ${response.status} without a JSON body`);
   }

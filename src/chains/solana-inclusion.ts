@@ -1,11 +1,12 @@
 /**
  * Whether a broadcast Solana transaction has landed: its signature status, `confirmed` or `finalized` being
  * INCLUDED (a `processed` transaction can still be dropped with its fork), and a status with an error FAILED,
- * with the error in the `v1TxError` shape (`solana.transactionErrorJson`). A signature the cluster does not
- * know yet keeps waiting.
+ * with the error in the `v1TxError` shape (`solana.transactionErrorJson`, quoted: a node chooses how long it is).
+ * A signature the cluster does not know yet keeps waiting.
  *
  * @module
  */
+import { excerptJson } from "./excerpt.js";
 import type { InclusionChecker } from "./inclusion.js";
 import { SolanaRpc } from "./solana-rpc.js";
 
@@ -16,7 +17,7 @@ export const checkSolanaInclusion: InclusionChecker = async (backend, record) =>
   if (!status) return undefined;
   const blockNumber = status.slot.toString();
   if (status.err !== null) {
-    const transactionErrorJson = JSON.stringify(status.err);
+    const transactionErrorJson = excerptJson(status.err);
     const message = `the transaction failed on chain: ${transactionErrorJson}`;
     return { status: "FAILED", blockNumber, txError: message, error: { message, solana: { transactionErrorJson } } };
   }

@@ -27,6 +27,12 @@ export interface SignatureStatus {
   readonly confirmationStatus: Commitment | null;
 }
 
+/**
+ * A blockhash: 32 bytes in base58. Checked here, before anything decodes it: base58 decoding takes time
+ * quadratic in the length, and a node's answer can be a megabyte long.
+ */
+const BLOCKHASH = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -39,10 +45,15 @@ export class SolanaRpc {
     const method = "getLatestBlockhash";
     const result = await this.backend.request(method, [{ commitment: "confirmed" }]);
     const value = isRecord(result) ? result.value : undefined;
-    if (!isRecord(value) || typeof value.blockhash !== "string" || typeof value.lastValidBlockHeight !== "number") {
+    if (
+      !isRecord(value) ||
+      typeof value.blockhash !== "string" ||
+      !BLOCKHASH.test(value.blockhash) ||
+      !Number.isSafeInteger(value.lastValidBlockHeight)
+    ) {
       throw new ChainUnreachable(method, "the answer holds no blockhash");
     }
-    return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight) };
+    return { blockhash: value.blockhash, lastValidBlockHeight: BigInt(value.lastValidBlockHeight as number) };
   }
 
   /**
@@ -71,7 +82,7 @@ export class SolanaRpc {
       if (!isRecord(entry)) return null;
       const commitment = entry.confirmationStatus;
       return {
-        slot: BigInt(typeof entry.slot === "number" ? entry.slot : 0),
+        slot: BigInt(Number.isSafeInteger(entry.slot) ? (entry.slot as number) : 0),
         err: entry.err ?? null,
         confirmationStatus:
           commitment === "processed" || commitment === "confirmed" || commitment === "finalized" ? commitment : null,

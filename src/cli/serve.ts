@@ -27,10 +27,12 @@ import {
   writeCredentials,
 } from "../devserver/data-directory.js";
 import { createDevServerHandler } from "../devserver/handler.js";
-import { createLogger, wantsColour } from "../devserver/log.js";
+import { createLogger, logDatabaseAvailability, wantsColour } from "../devserver/log.js";
 import { CustodyEngine, type CustodyEngineOptions } from "../engine/engine.js";
 import { MemoryOutbox } from "../messages/outbox.js";
 import { createSeededRandom } from "../model/random.js";
+import type { AvailabilityChange } from "../storage/postgres/index.js";
+import { isStoreUnavailable } from "../storage/store.js";
 import { allowedOriginsOf, rateLimitsOf } from "./proxy-flags.js";
 
 export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
@@ -194,7 +196,7 @@ async function startEngine(
   settings: {
     dataDirectory: string;
     memory: boolean;
-    postgres: { url: string; schema: string } | undefined;
+    postgres: { url: string; schema: string; onAvailabilityChange: (change: AvailabilityChange) => void } | undefined;
     seed: string | undefined;
     rootPublicKey: string | undefined;
     credentialsPath: string;
@@ -336,7 +338,14 @@ export async function serve(argv: string[]): Promise<void> {
       {
         dataDirectory,
         memory: values.memory,
-        postgres: postgresUrl === undefined ? undefined : { url: postgresUrl, schema: values["postgres-schema"] },
+        postgres:
+          postgresUrl === undefined
+            ? undefined
+            : {
+                url: postgresUrl,
+                schema: values["postgres-schema"],
+                onAvailabilityChange: logDatabaseAvailability(logger),
+              },
         seed: values.seed,
         rootPublicKey: values["root-public-key"],
         credentialsPath,
@@ -347,11 +356,16 @@ export async function serve(argv: string[]): Promise<void> {
           allowInsecureWebhooks: values["allow-insecure-webhooks"],
           maxRequestAgeMs,
           messageSender: outbox,
-          onWebhookError: (error) => logger.error({ err: error }, "webhook dispatcher error"),
+          // A database outage is logged once by the store (logDatabaseAvailability), not at every retry.
+          onWebhookError: (error) => {
+            if (!isStoreUnavailable(error)) logger.error({ err: error }, "webhook dispatcher error");
+          },
           chains,
           ...(signerThreads === undefined ? {} : { signerThreads }),
           ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
-          onChainError: (error) => logger.warn({ err: error }, "send-status tracker: chain error"),
+          onChainError: (error) => {
+            if (!isStoreUnavailable(error)) logger.warn({ err: error }, "send-status tracker: chain error");
+          },
         },
       },
       rollback,

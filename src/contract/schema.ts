@@ -10,14 +10,25 @@ export const MAX_NAME_LENGTH = 256;
 export const MAX_ID_LENGTH = 128;
 export const MAX_LIST_LENGTH = 1000;
 
+/**
+ * Refuses U+0000 (NUL) in a string that names or finds stored things: PostgreSQL text cannot hold the character,
+ * so no store keeps it (`storage/storable.ts`), and the request is refused here, naming its field, whatever the
+ * store.
+ */
+export const withoutNul = v.check(
+  (value: string) => !value.includes("\u0000"),
+  "must not contain a NUL character (U+0000)",
+);
+
 /** An object id (UUID for custodian's own ids; any bounded non-empty string is looked up). */
-export const id = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(MAX_ID_LENGTH));
+export const id = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(MAX_ID_LENGTH), withoutNul);
 
 /** A human-readable name. */
 export const name = v.pipe(
   v.string(),
   v.minLength(1, "must not be empty"),
   v.maxLength(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+  withoutNul,
 );
 
 /** A bounded array. */

@@ -13,7 +13,7 @@ import { bytesToHex, hexToBytes } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { FileStore } from "../storage/file/index.js";
 import { MemoryStore } from "../storage/memory.js";
-import { PostgresStore } from "../storage/postgres/index.js";
+import { type AvailabilityChange, PostgresStore } from "../storage/postgres/index.js";
 import type { Store } from "../storage/store.js";
 
 /** What the root credentials file holds: everything a client needs. `apiPrivateKey` only when the server generated the key. */
@@ -136,7 +136,7 @@ export async function openStorage(
   dataDirectory: string,
   memory: boolean,
   rollback: StartupRollback,
-  postgres?: { url: string; schema: string },
+  postgres?: { url: string; schema: string; onAvailabilityChange?: (change: AvailabilityChange) => void },
 ): Promise<OpenedStorage> {
   if (memory) return { store: new MemoryStore(), description: "memory (nothing is kept after exit)", empty: true };
   rollback.track(join(dataDirectory, DATA_FILES.keyEncryptionKey));
@@ -146,7 +146,10 @@ export async function openStorage(
     : `key-encryption key from ${kek.path}`;
   if (postgres !== undefined) {
     // Every instance sharing the database must be given the same key-encryption key file.
-    const store = await PostgresStore.open(postgres.url, { schema: postgres.schema });
+    const store = await PostgresStore.open(postgres.url, {
+      schema: postgres.schema,
+      ...(postgres.onAvailabilityChange ? { onAvailabilityChange: postgres.onAvailabilityChange } : {}),
+    });
     return {
       store,
       keyEncryptionKey: kek.key,

@@ -5,6 +5,7 @@
  * @module
  */
 import { type DestinationStream, type Logger, pino } from "pino";
+import type { AvailabilityChange } from "../storage/postgres/index.js";
 
 /** How the dev server logs. */
 export interface LogSettings {
@@ -114,4 +115,18 @@ export function createLogger(settings: LogSettings, output: NodeJS.WritableStrea
 /** Logs one answered request. */
 export function logRequest(logger: Logger, record: RequestRecord): void {
   logger.info(record, "request");
+}
+
+/**
+ * One log line when PostgreSQL stops answering and one when it answers again. Meanwhile requests are answered
+ * 503 (`UNAVAILABLE`, gRPC 14) without a line of their own beyond the request log.
+ */
+export function logDatabaseAvailability(logger: Logger): (change: AvailabilityChange) => void {
+  return (change) => {
+    if (change.available) {
+      logger.warn(`PostgreSQL is reachable again, after ${(change.unavailableMs / 1000).toFixed(1)} s`);
+    } else {
+      logger.warn(`PostgreSQL is unreachable (${change.reason}): requests are answered 503 until it is back`);
+    }
+  };
 }

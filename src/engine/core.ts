@@ -117,7 +117,7 @@ export interface CustodyEngineOptions {
   /**
    * The chains `eth_send_transaction`, `eth_send_raw_transaction`, `sol_send_transaction` and `get_nonces`
    * may reach, by CAIP-2 id: a JSON-RPC URL, or a {@link ChainBackend} object (`request(method, params)`)
-   * for an in-process devnet or a custom timeout (`httpChainBackend(url, timeoutMs)`).
+   * for an in-process devnet or limits of your own (`httpChainBackend(url, { timeoutMs, maxAnswerBytes })`).
    *
    * ```ts
    * new CustodyEngine({ chains: { "eip155:31337": "http://127.0.0.1:8545" } });

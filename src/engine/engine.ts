@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { authenticate, type RequestStamps, recordSignCount } from "../auth/authenticate.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { Operation } from "../contract/operation.js";
-import { int32, list, name } from "../contract/schema.js";
+import { id, int32, list, name } from "../contract/schema.js";
 import { rootUserParamsV5 } from "../domain/credentials/index.js";
 import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { type CanonicalForm, canonicalForm } from "../model/canonical-json.js";
@@ -288,9 +288,12 @@ export class CustodyEngine {
    * Authenticates a request by its stamp over the exact body bytes: the HTTP adapter's first step. The
    * credential is looked up in the named organization, then its parent, then its sub-organizations. A
    * passkey's new sign counter is recorded (in a transaction of its own) before the principal is returned.
+   * `organizationId` must be an id (`INVALID_ARGUMENT` naming it otherwise), as every operation's schema asks.
    */
   async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
     const core = this.#core;
+    // Checked before the credential is looked up under it, as the operation's own parse comes later.
+    parseWith(id, request.organizationId, "organizationId");
     await core.ready();
     const { webauthn, tokens, oidc } = core.services;
     // Member by member: a spread of whatever object the host passes meets many shapes and goes megamorphic.

@@ -7,9 +7,10 @@
  */
 import * as v from "valibot";
 import { defineVote } from "../contract/operation.js";
+import { withoutNul } from "../contract/schema.js";
 
 const voteParameters = v.object({
-  fingerprint: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(256)),
+  fingerprint: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(256), withoutNul),
 });
 
 export const approveActivity = defineVote({

@@ -13,7 +13,7 @@ import * as v from "valibot";
 import { CustodyError, notFound } from "../common/errors.js";
 import type { ActivityContext, PolicyTargetContext } from "../contract/operation.js";
 import { defineActivity } from "../contract/operation.js";
-import { id } from "../contract/schema.js";
+import { id, withoutNul } from "../contract/schema.js";
 import type { HdCurve } from "../crypto/addresses/index.js";
 import { deriveKeyPair } from "../crypto/hd/index.js";
 import { privateKeyPolicyData, walletAccountTarget, walletPolicyData } from "../domain/policy-targets.js";
@@ -35,7 +35,7 @@ const MNEMONIC_LANGUAGES = [
   "MNEMONIC_LANGUAGE_SPANISH",
 ] as const;
 
-const address = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
+const address = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512), withoutNul);
 
 /** Seals `plaintext` into an export bundle for the request's organization, then wipes it. */
 async function exportBundle(context: ActivityContext, plaintext: Uint8Array, target: string): Promise<string> {

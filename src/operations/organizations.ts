@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { defineActivity, defineQuery } from "../contract/operation.js";
-import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination } from "../contract/schema.js";
+import { DEFAULT_PAGE_SIZE, id, int32, list, name, pagination, withoutNul } from "../contract/schema.js";
 import {
   type CredentialWriteContext,
   createUserWithCredentials,
@@ -265,7 +265,7 @@ export const listSubOrgIds = defineQuery({
   request: v.object({
     organizationId: id,
     filterType: v.optional(v.picklist(SUBORG_FILTERS, `filterType must be one of ${SUBORG_FILTERS.join(", ")}`)),
-    filterValue: v.optional(v.pipe(v.string(), v.maxLength(16_384))),
+    filterValue: v.optional(v.pipe(v.string(), v.maxLength(16_384), withoutNul)),
     paginationOptions: v.optional(pagination),
   }),
   async handler(context, request) {

@@ -8,6 +8,7 @@
 import * as v from "valibot";
 import { notFound } from "../common/errors.js";
 import { type ActivityContext, defineActivity, type PolicyTargetData } from "../contract/operation.js";
+import { withoutNul } from "../contract/schema.js";
 import type { EngineServices } from "../contract/services.js";
 import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import {
@@ -201,7 +202,7 @@ function namesTaprootAddress(target: SigningTarget, signWith: string): boolean {
   );
 }
 
-export const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512));
+export const signWith = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(512), withoutNul);
 // Hex doubles the bytes (plus an optional 0x); the byte limit itself is checked after decoding.
 const payload = v.pipe(
   v.string(),

@@ -28,6 +28,7 @@
 import { base64 } from "@scure/base";
 import * as v from "valibot";
 import { chainFailure } from "../chains/errors.js";
+import { excerptJson, excerptLines } from "../chains/excerpt.js";
 import { type ChainRegistry, caip2Namespace } from "../chains/registry.js";
 import { ChainRpcError } from "../chains/rpc.js";
 import { recordBroadcast } from "../chains/send-status.js";
@@ -152,16 +153,24 @@ function backendOf(services: { chains: ChainRegistry }, caip2: string) {
   return { caip2: configured ?? caip2, backend: services.chains.require(configured ?? caip2, FIELDS.caip2) };
 }
 
-/** What a preflight refusal tells (swagger `v1SolanaFailureDetails`). */
+/**
+ * What a preflight refusal tells (swagger `v1SolanaFailureDetails`), quoted where a node could make it long:
+ * the transaction error and the program logs (as much as the cluster itself keeps by default).
+ */
 function preflightDetails(error: ChainRpcError): Record<string, unknown> {
   const data = (error.data ?? {}) as { err?: unknown; logs?: unknown };
   return {
     source: "preflight",
     rpcCode: error.code,
     rpcMessage: error.rpcMessage,
-    ...(data.err === undefined ? {} : { transactionErrorJson: JSON.stringify(data.err) }),
-    ...(Array.isArray(data.logs) ? { logs: data.logs.map(String) } : {}),
+    ...(data.err === undefined ? {} : { transactionErrorJson: excerptJson(data.err) }),
+    ...(Array.isArray(data.logs) ? { logs: excerptLines(data.logs.map(logLine)) } : {}),
   };
+}
+
+/** A log entry as text: a node may send anything in the list. */
+function logLine(entry: unknown): string {
+  return typeof entry === "string" ? entry : excerptJson(entry);
 }
 
 const versions = [

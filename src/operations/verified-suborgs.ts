@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import { invalidArgument } from "../common/errors.js";
 import { defineQuery } from "../contract/operation.js";
-import { DEFAULT_PAGE_SIZE, id, pagination } from "../contract/schema.js";
+import { DEFAULT_PAGE_SIZE, id, pagination, withoutNul } from "../contract/schema.js";
 import { userWithVerifiedContact } from "../model/contacts.js";
 import type { OtpType } from "../model/records.js";
 
@@ -20,7 +20,7 @@ export const listVerifiedSubOrgIds = defineQuery({
   request: v.object({
     organizationId: id,
     filterType: v.optional(v.picklist(["EMAIL", "PHONE_NUMBER"], "filterType must be EMAIL or PHONE_NUMBER")),
-    filterValue: v.optional(v.pipe(v.string(), v.maxLength(320))),
+    filterValue: v.optional(v.pipe(v.string(), v.maxLength(320), withoutNul)),
     paginationOptions: v.optional(pagination),
   }),
   async handler(context, request) {

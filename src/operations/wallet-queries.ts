@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { invalidArgument, notFound } from "../common/errors.js";
 import { defineQuery } from "../contract/operation.js";
-import { DEFAULT_PAGE_SIZE, id, pagination } from "../contract/schema.js";
+import { DEFAULT_PAGE_SIZE, id, pagination, withoutNul } from "../contract/schema.js";
 import { formatDerivationPath, parseDerivationPath } from "../crypto/hd/index.js";
 import { addressRecordId, type DataReader } from "../model/data.js";
 import type { WalletAccountRecord, WalletRecord } from "../model/records.js";
@@ -91,8 +91,8 @@ export const getWalletAccount = defineQuery({
   request: v.object({
     organizationId: id,
     walletId: id,
-    address: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512))),
-    path: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
+    address: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(512), withoutNul)),
+    path: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), withoutNul)),
   }),
   async handler(context, request) {
     const { data, organization } = context;

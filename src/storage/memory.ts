@@ -15,6 +15,7 @@ import { deepFreezeBranded, freezeBranded, isDeepFrozen } from "../common/deep-f
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { ProcessLeases } from "./leases.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
+import { assertStorable } from "./storable.js";
 import {
   type ClaimOptions,
   type ListOptions,
@@ -293,6 +294,7 @@ export class Overlay implements StoreTransaction {
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
     this.assertOpen();
+    assertStorable(this.owner, collection, record, placement);
     // The committed entry counts too: deleting a record and putting it back in this transaction must not
     // move it between scopes, which the committed scope lists could not follow. Each map is asked once: the
     // committed collection can be large, and every put looked the id up there twice.

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { CustodyError } from "../common/errors.js";
 
 /** A JSON value as stored. Adapters may serialize it; they must give back an equal value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -81,7 +82,10 @@ export interface ClaimOptions {
   before?: string;
 }
 
-/** A transactional store. */
+/**
+ * A transactional store. One backed by a service (a database) throws {@link storeUnavailable} from any call while
+ * the service cannot be reached; the call then changed nothing.
+ */
 export interface Store {
   /**
    * Runs `work` in a transaction that commits when it resolves and rolls back, leaving the store exactly as
@@ -107,6 +111,28 @@ export interface Store {
    * host's key-encryption key, since secrets sealed under a generated one could not be read after a restart.
    */
   readonly durable?: boolean;
+}
+
+/** The `reason` of {@link storeUnavailable}. */
+export const STORE_UNAVAILABLE = "STORE_UNAVAILABLE";
+
+/**
+ * What a store throws when the service behind it cannot be reached (a database down, a connection lost, a
+ * connection that could not be made in time): `UNAVAILABLE` (HTTP 503, gRPC 14), with a plain message. Nothing
+ * of the call was kept, and the same call may succeed later, so it is never recorded as an activity's failure.
+ */
+export function storeUnavailable(cause: unknown): CustodyError {
+  return new CustodyError(
+    "UNAVAILABLE",
+    "the database is unavailable; nothing was done, try again shortly",
+    { reason: STORE_UNAVAILABLE },
+    { cause },
+  );
+}
+
+/** Whether `error` is a {@link storeUnavailable} refusal. */
+export function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof CustodyError && error.code === "UNAVAILABLE" && error.details.reason === STORE_UNAVAILABLE;
 }
 
 /** Thrown by `put` when a unique index key is held by another record. */

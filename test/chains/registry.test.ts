@@ -15,7 +15,7 @@ describe("the chains option", () => {
         new CustodyEngine({
           chains: {
             "eip155:31337": "http://127.0.0.1:8545",
-            "eip155:1337": httpChainBackend("http://127.0.0.1:8546", 2000),
+            "eip155:1337": httpChainBackend("http://127.0.0.1:8546", { timeoutMs: 2000 }),
             "solana:devnet": { request: async () => null },
           },
         }),

@@ -14,7 +14,7 @@ import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.j
 
 let devnet: SolanaDevnet;
 
-const solanaRpc = (url: string, timeoutMs?: number) => new SolanaRpc(httpChainBackend(url, timeoutMs));
+const solanaRpc = (url: string, timeoutMs?: number) => new SolanaRpc(httpChainBackend(url, { timeoutMs }));
 
 beforeAll(async () => {
   devnet = await startSolanaDevnet();

@@ -5,7 +5,8 @@
  * devnet. A transaction several of the organization's keys must sign is signed by all of them, each key
  * decided by policies (a deny on one stops it, a consensus one needs holds it until approved). Then the
  * refusals: a `solana.tx` deny policy, an unknown chain, an unreachable RPC (and its retry), a signer nobody
- * holds, a failing transfer refused by the node's preflight, and sponsoring.
+ * holds, a failing transfer refused by the node's preflight (and a node whose refusal carries megabytes of logs),
+ * and sponsoring.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
+import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
 import { type RunningServer, serve } from "../support/server.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 
@@ -38,6 +40,7 @@ let api: TurnkeyApiClient;
 let httpClient: TurnkeyClient;
 let sender: string;
 let deadPort: number;
+let hostile: HostileNode;
 
 async function latestBlockhash(): Promise<string> {
   const response = await fetch(devnet.url, {
@@ -117,8 +120,13 @@ beforeAll(async () => {
   deadPort = (closed.address() as AddressInfo).port;
   await new Promise((resolve) => closed.close(resolve));
 
+  hostile = await startHostileNode({ kind: "result", result: null });
   const fixture = await engineWithOrganization({
-    chains: { [CHAIN]: devnet.url, "solana:localnet-down": `http://127.0.0.1:${deadPort}` },
+    chains: {
+      [CHAIN]: devnet.url,
+      "solana:localnet-down": `http://127.0.0.1:${deadPort}`,
+      "solana:localnet-hostile": hostile.url,
+    },
     sendStatusPollIntervalMs: 20,
   });
   ({ engine, root, organizationId } = fixture);
@@ -145,6 +153,7 @@ afterAll(async () => {
   await server?.close();
   await engine?.close();
   await devnet?.close();
+  await hostile?.close();
 });
 
 describe("sol_send_transaction on the litesvm devnet", () => {
@@ -382,6 +391,38 @@ describe("sol_send_transaction on the litesvm devnet", () => {
     expect(error.details.solana).toMatchObject({ source: "preflight", rpcCode: -32002 });
     expect((error.details.solana as { logs: string[] }).logs.length).toBeGreaterThan(0);
     expect(devnet.balance(poor)).toBe(2_000_000n);
+  });
+
+  it("keeps a quote of a preflight refusal's long logs and error, not all of them", async () => {
+    const logs = Array.from({ length: 3000 }, (_, i) => `Program log: line ${i} ${"l".repeat(100)}`);
+    hostile.answer = {
+      kind: "error",
+      error: {
+        code: -32002,
+        message: `Transaction simulation failed: ${"m".repeat(200_000)}`,
+        data: { err: { InstructionError: [0, { Custom: "e".repeat(200_000) }] }, logs },
+      },
+    };
+    const error = await expectCustodyError(
+      root.solSendTransaction({
+        organizationId,
+        parameters: {
+          unsignedTransaction: hex(transferV0(sender, Keypair.generate().publicKey, 1, await latestBlockhash())),
+          signWiths: [sender],
+          caip2: "solana:localnet-hostile",
+        },
+      }),
+      "FAILED_PRECONDITION",
+    );
+    const solana = error.details.solana as { rpcMessage: string; transactionErrorJson: string; logs: string[] };
+    expect(solana.rpcMessage).toMatch(/… \(200031 characters\)$/);
+    expect(solana.transactionErrorJson).toMatch(/^\{"InstructionError":\[0,\{"Custom":"e+… \(\d+ characters\)$/);
+    expect(solana.logs.slice(0, 3)).toEqual(logs.slice(0, 3));
+    expect(solana.logs.at(-1)).toMatch(/^… \(\d+ more lines left out, \d+ characters\)$/);
+    expect(solana.logs.join("").length).toBeLessThan(11_000);
+    const { activity } = await root.getActivity({ organizationId, activityId: error.details.activityId as string });
+    expect(activity.status).toBe("ACTIVITY_STATUS_FAILED");
+    expect(JSON.stringify(activity).length).toBeLessThan(16_000);
   });
 
   it("signs with every key of this organization the transaction needs, named or not, and the chain confirms it", async () => {

@@ -161,6 +161,40 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
       await store.close();
     });
 
+    it("refuses an id, scope or key holding NUL, finds nothing under one, and pages past one as past its prefix", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        for (const id of ["a", "a\u0001", "ab", "b"]) await tx.put("things", { id }, { scope: "s", keys: { k: id } });
+      });
+      const refusals: [string, (tx: StoreTransaction) => Promise<void>][] = [
+        ["id", (tx) => tx.put("things", { id: "a\u0000b" }, { scope: "s" })],
+        ["placement.scope", (tx) => tx.put("things", { id: "c" }, { scope: "s\u0000" })],
+        ["placement.keys.k", (tx) => tx.put("things", { id: "c" }, { scope: "s", keys: { k: "\u0000" } })],
+      ];
+      for (const [field, write] of refusals) {
+        const error = await expectCustodyError(store.transaction(write), "INVALID_ARGUMENT", field);
+        expect(error.details.reason).toBe("NUL_CHARACTER");
+      }
+      // A refused put leaves the transaction usable, and nothing of it is stored.
+      await store.transaction(async (tx) => {
+        await expect(tx.put("things", { id: "\u0000" }, { scope: "s" })).rejects.toThrow(/NUL/);
+        await tx.put("things", { id: "c" }, { scope: "s" });
+        await tx.delete("things", "a\u0000");
+      });
+      await store.read(async (r) => {
+        expect(await r.get("things", "a\u0000b")).toBeUndefined();
+        expect(await r.lookup("k", "a\u0000")).toBeUndefined();
+        expect(await r.list("things", "s\u0000")).toEqual([]);
+        const ids = async (options: Parameters<typeof r.list>[2]) =>
+          (await r.list("things", "s", options)).map((x) => x.id);
+        expect(await ids({})).toEqual(["a", "a\u0001", "ab", "b", "c"]);
+        expect(await ids({ after: "a\u0000z" })).toEqual(["a\u0001", "ab", "b", "c"]);
+        expect(await ids({ before: "a\u0000z" })).toEqual(["a"]);
+        expect(await ids({ before: "ab\u0000", order: "desc" })).toEqual(["ab", "a\u0001", "a"]);
+      });
+      await store.close();
+    });
+
     it("returns frozen records: a reader cannot change what is stored", async () => {
       const store = await open();
       const written = { id: "a", nested: { v: 1 } };

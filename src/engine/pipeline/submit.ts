@@ -19,6 +19,7 @@ import type { Principal } from "../../model/principal.js";
 import type { ActivityRecord, PolicyEvaluationRecord, VoteSelection } from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
+import { isStoreUnavailable } from "../../storage/store.js";
 import { decideActivity, denialError, evaluationRecord } from "../decisions/decision.js";
 import {
   asCustodyError,
@@ -295,7 +296,9 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
     });
     return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome);
   } catch (thrown) {
-    if (!failed) throw thrown;
+    // A store that could not be reached kept nothing, and the same body may succeed later: there is no
+    // failure to record (recording one would answer every retry with it).
+    if (!failed || isStoreUnavailable(thrown)) throw thrown;
     const { draft, evaluation } = failed;
     const error = asCustodyError(thrown);
     const activity = failedActivity(draft, error.toRpcStatus());

@@ -3,6 +3,7 @@
  *
  * @module
  */
+export type { AvailabilityChange } from "./availability.js";
 export type { SqlPool, SqlResult, SqlSession } from "./client.js";
 export { SCHEMA_VERSION } from "./migrations.js";
 export { PostgresStore, type PostgresStoreOptions } from "./store.js";

@@ -7,6 +7,7 @@ import pg from "pg";
 import { CustodyError } from "../../common/errors.js";
 import { checkClaim } from "../leases.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
+import { type AvailabilityChange, connectionLossReason, Reachability } from "./availability.js";
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
 import { decodeRecord } from "./records.js";
@@ -22,6 +23,11 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** End a pool passed in when the store closes (a pool the store created from a connection string always is). */
   endPoolOnClose?: boolean;
+  /**
+   * Told when the database stops answering (calls then fail as `UNAVAILABLE`, HTTP 503) and when a call reaches it
+   * again: once each per outage, for the host's log. It never receives the connection string.
+   */
+  onAvailabilityChange?: (change: AvailabilityChange) => void;
 }
 
 /**
@@ -37,6 +43,12 @@ export interface PostgresStoreOptions {
  *
  * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
  * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
+ *
+ * While the database cannot be reached (refused or lost connections, a connection not made within 5 s on a
+ * pool the store owns) every call fails with `storeUnavailable` (`UNAVAILABLE`, HTTP 503, gRPC 14) and nothing
+ * is written; `onAvailabilityChange` hears when the outage begins and ends. A pool you pass in must add an
+ * `error` listener to its sessions (a `pg.Pool` emits `error` on a checked-out client whose connection drops),
+ * and bounds its own connection time.
  */
 export class PostgresStore implements Store {
   /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
@@ -50,6 +62,7 @@ export class PostgresStore implements Store {
     private readonly ownsPool: boolean,
     /** The quoted schema identifier. */
     private readonly schema: string,
+    private readonly reachability: Reachability,
   ) {}
 
   /** Connects and brings the schema up to date (creating it on first use). */
@@ -69,7 +82,19 @@ export class PostgresStore implements Store {
       if (ownsPool) await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, ownsPool, schema);
+    return new PostgresStore(pool, ownsPool, schema, new Reachability(options.onAvailabilityChange));
+  }
+
+  /** Runs `call`, reporting a lost database as `storeUnavailable` (see {@link Reachability}). */
+  private async reach<T>(call: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      throw this.reachability.failure(error);
+    }
+    this.reachability.reached();
+    return result;
   }
 
   /**
@@ -81,6 +106,10 @@ export class PostgresStore implements Store {
    */
   async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     this.assertOpen();
+    return this.reach(() => this.withRetries(work));
+  }
+
+  private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.inTurn(() =>
@@ -147,9 +176,10 @@ export class PostgresStore implements Store {
       return result;
     } catch (error) {
       await rollback(session, markBroken);
-      // The callback's error may be a consequence of a conflict it saw (a query refused mid-work): retrying
-      // is then the right answer, and the conflict is what the retry decision must see.
-      throw isRetryable(tx.failure) ? tx.failure : error;
+      // The callback's error may be a consequence of what its queries met (it may have caught their error and
+      // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
+      // outage to report rather than whatever the callback made of it.
+      throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
     } finally {
       tx.finish();
     }
@@ -158,20 +188,22 @@ export class PostgresStore implements Store {
   /** Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts). */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
-    return withSession(this.pool, async (session, markBroken) => {
-      await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const reader = new PgTransaction(session, this.schema);
-      try {
-        const result = await work(reader);
-        await session.query("COMMIT");
-        return result;
-      } catch (error) {
-        await rollback(session, markBroken);
-        throw error;
-      } finally {
-        reader.finish();
-      }
-    });
+    return this.reach(() =>
+      withSession(this.pool, async (session, markBroken) => {
+        await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const reader = new PgTransaction(session, this.schema);
+        try {
+          const result = await work(reader);
+          await session.query("COMMIT");
+          return result;
+        } catch (error) {
+          await rollback(session, markBroken);
+          throw connectionLossReason(reader.failure) !== undefined ? reader.failure : error;
+        } finally {
+          reader.finish();
+        }
+      }),
+    );
   }
 
   /**
@@ -191,25 +223,27 @@ export class PostgresStore implements Store {
     }
     values.push(options.limit);
     const limit = `$${values.length}`;
-    const rows = await withSession(this.pool, async (session, markBroken) => {
-      await session.query("BEGIN ISOLATION LEVEL READ COMMITTED");
-      try {
-        const result = await session.query(
-          `UPDATE ${this.schema}.records AS r SET lease_owner = $3, lease_until = $5
+    const rows = await this.reach(() =>
+      withSession(this.pool, async (session, markBroken) => {
+        await session.query("BEGIN ISOLATION LEVEL READ COMMITTED");
+        try {
+          const result = await session.query(
+            `UPDATE ${this.schema}.records AS r SET lease_owner = $3, lease_until = $5
            FROM (SELECT collection, id FROM ${this.schema}.records
                  WHERE collection = $1 AND scope = $2${before} AND (lease_until IS NULL OR lease_until <= $4)
                  ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS picked
            WHERE r.collection = picked.collection AND r.id = picked.id
            RETURNING r.id, r.body`,
-          values,
-        );
-        await session.query("COMMIT");
-        return result.rows;
-      } catch (error) {
-        await rollback(session, markBroken);
-        throw error;
-      }
-    });
+            values,
+          );
+          await session.query("COMMIT");
+          return result.rows;
+        } catch (error) {
+          await rollback(session, markBroken);
+          throw error;
+        }
+      }),
+    );
     // RETURNING follows no order; the contract hands records out lowest id first.
     return rows
       .map((row) => ({ id: row.id as string, body: row.body as string }))
@@ -221,11 +255,13 @@ export class PostgresStore implements Store {
   async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
     this.assertOpen();
     if (ids.length === 0) return;
-    await withSession(this.pool, (session) =>
-      session.query(
-        `UPDATE ${this.schema}.records SET lease_owner = NULL, lease_until = NULL
-         WHERE collection = $1 AND id = ANY($2::text[]) AND lease_owner = $3`,
-        [collection, [...ids], owner],
+    await this.reach(() =>
+      withSession(this.pool, (session) =>
+        session.query(
+          `UPDATE ${this.schema}.records SET lease_owner = NULL, lease_until = NULL
+           WHERE collection = $1 AND id = ANY($2::text[]) AND lease_owner = $3`,
+          [collection, [...ids], owner],
+        ),
       ),
     );
   }
@@ -233,10 +269,12 @@ export class PostgresStore implements Store {
   /** Whether the schema holds no record yet: a database no engine has written to. */
   async isEmpty(): Promise<boolean> {
     this.assertOpen();
-    return withSession(this.pool, async (session) => {
-      const { rows } = await session.query(`SELECT NOT EXISTS (SELECT 1 FROM ${this.schema}.records) AS empty`);
-      return (rows[0] as { empty: boolean }).empty;
-    });
+    return this.reach(() =>
+      withSession(this.pool, async (session) => {
+        const { rows } = await session.query(`SELECT NOT EXISTS (SELECT 1 FROM ${this.schema}.records) AS empty`);
+        return (rows[0] as { empty: boolean }).empty;
+      }),
+    );
   }
 
   /** Stops accepting work; ends the pool if the store created it. */
@@ -256,14 +294,21 @@ export class PostgresStore implements Store {
 /** The first key of the writers' advisory lock (the second is the schema's hash): "cust" in ASCII. */
 const WRITER_LOCK_CLASS = 0x63757374;
 
+/** How long a pool the store owns waits for a new connection before the call fails as unavailable. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /**
- * A pool for a connection string. An idle session the server drops (a restart, a failover) makes the pool
- * emit `error`, which would end the process unheard; the pool has already discarded that session, and the
- * next transaction opens a new one, so there is nothing more to do.
+ * A pool for a connection string. A session the server drops (a restart, a failover, a network cut) makes pg
+ * emit `error`: on the pool for an idle one, on the session itself for one lent out, and an `error` nobody
+ * listens to ends the process. Both are heard and dropped here: the pool discards an idle session itself, and
+ * a lent one fails its next query, which the store reports as unavailable and gives back to be discarded.
+ * Without a connection timeout a database that does not answer (a dead host) would hold each call for the
+ * operating system's minutes.
  */
 function ownedPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString });
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 

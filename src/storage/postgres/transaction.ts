@@ -4,6 +4,7 @@
  * @module
  */
 import { CustodyError } from "../../common/errors.js";
+import { assertStorable, holdsNul } from "../storable.js";
 import {
   type ListOptions,
   type Placement,
@@ -24,6 +25,9 @@ import { decodeRecord, encodeRecord } from "./records.js";
  * returned the first time unless this transaction wrote it, and what this transaction writes is remembered as
  * the server would return it. An activity asks for its submitter three times, its organization and its
  * fingerprint's key twice, and reads back the activity it has just written: each a round trip saved.
+ *
+ * A name holding U+0000 never reaches the server, which cannot take it as text: no record or key can hold one
+ * (see `storage/storable.ts`), so a read under such a name finds nothing, as in every store.
  */
 export class PgTransaction implements StoreTransaction {
   /** The first server error seen by this transaction. */
@@ -71,6 +75,7 @@ export class PgTransaction implements StoreTransaction {
   async get(collection: string, id: string): Promise<StoredRecord | undefined> {
     // Checked here too: a remembered row must not outlive its transaction.
     this.assertOpen();
+    if (holdsNul(id)) return undefined;
     return remembered(this.records, pairKey(collection, id), async () => {
       const rows = await this.query(`SELECT body FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
         collection,
@@ -82,6 +87,7 @@ export class PgTransaction implements StoreTransaction {
 
   async lookup(index: string, key: string): Promise<string | undefined> {
     this.assertOpen();
+    if (holdsNul(key)) return undefined;
     return remembered(this.keys, pairKey(index, key), async () => {
       const rows = await this.query(`SELECT id FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`, [
         index,
@@ -92,16 +98,19 @@ export class PgTransaction implements StoreTransaction {
   }
 
   async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
-    if (options.limit !== undefined && options.limit <= 0) return [];
+    this.assertOpen();
+    if ((options.limit !== undefined && options.limit <= 0) || holdsNul(scope)) return [];
     const values: unknown[] = [collection, scope];
     let where = "collection = $1 AND scope = $2";
     if (options.after !== undefined) {
-      values.push(options.after);
+      values.push(nulFree(options.after));
       where += ` AND id > $${values.length}`;
     }
     if (options.before !== undefined) {
-      values.push(options.before);
-      where += ` AND id < $${values.length}`;
+      const before = nulFree(options.before);
+      values.push(before);
+      // Cut at a NUL, `before` itself sorts before the cursor: the bound becomes inclusive.
+      where += ` AND id ${before === options.before ? "<" : "<="} $${values.length}`;
     }
     let tail = "";
     if (options.limit !== undefined && Number.isFinite(options.limit)) {
@@ -117,6 +126,8 @@ export class PgTransaction implements StoreTransaction {
   }
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
+    this.assertOpen();
+    assertStorable("PostgresStore", collection, record, placement);
     const deletedScope = this.deletedScopes.get(pairKey(collection, record.id));
     if (deletedScope !== undefined && deletedScope !== placement.scope) {
       throw scopeMove(collection, record.id, deletedScope, placement.scope);
@@ -168,6 +179,8 @@ export class PgTransaction implements StoreTransaction {
   }
 
   async delete(collection: string, id: string): Promise<void> {
+    this.assertOpen();
+    if (holdsNul(id)) return;
     const rows = await this.query(
       `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
       [collection, id],
@@ -199,6 +212,15 @@ function scopeMove(collection: string, id: string, from: string, to: string): Cu
     `PostgresStore: record ${collection}/${id} cannot move from scope ${from} to ${to}`,
     { field: "placement.scope", collection, id },
   );
+}
+
+/**
+ * A listing cursor without its NUL and what follows. No id holds NUL, so an id sorts after `cursor` exactly when
+ * it sorts after the part before the NUL, and before `cursor` exactly when it sorts before or equals that part.
+ */
+function nulFree(cursor: string): string {
+  const at = cursor.indexOf("\u0000");
+  return at < 0 ? cursor : cursor.slice(0, at);
 }
 
 /**
