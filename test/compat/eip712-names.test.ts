@@ -53,6 +53,15 @@ describe("EIP-712 type names over HTTP", () => {
     expect(await recoverTypedDataAddress({ ...APPROVE_AGENT, signature })).toBe(address);
   });
 
+  it("signs ApproveAgent as Hyperliquid's SDK sends it, with members its type does not declare", async () => {
+    // Hyperliquid signs the action itself as the message: `type` and `signatureChainId` ride along undeclared.
+    const action = { ...APPROVE_AGENT.message, type: "approveAgent", signatureChainId: "0xa4b1" };
+    const account = await createAccount({ client: httpClient as never, organizationId, signWith: address });
+    const wallet = createWalletClient({ account, chain: arbitrum, transport: custom({ request: async () => null }) });
+    const signature = await wallet.signTypedData({ ...APPROVE_AGENT, message: action });
+    expect(await recoverTypedDataAddress({ ...APPROVE_AGENT, signature })).toBe(address);
+  });
+
   it("refuses cyclic and undefined types with INVALID_ARGUMENT naming the payload", async () => {
     const documents = [
       {

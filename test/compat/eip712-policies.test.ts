@@ -8,7 +8,14 @@ import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { createAccount } from "@turnkey/viem";
-import { createWalletClient, custom, getAddress, recoverTypedDataAddress, serializeTypedData } from "viem";
+import {
+  createWalletClient,
+  custom,
+  getAddress,
+  getTypesForEIP712Domain,
+  recoverTypedDataAddress,
+  serializeTypedData,
+} from "viem";
 import { mainnet } from "viem/chains";
 import { recoverAuthorizationAddress } from "viem/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -158,6 +165,36 @@ describe("eth.eip_712 in policies", () => {
     // The same intent on chain 1 is still allowed: the deny policy's condition is false there.
     const typedData = execution(USDC, 0n);
     expect(await recoverTypedDataAddress({ ...typedData, signature: await client.signTypedData(typedData) })).toBe(eoa);
+  });
+});
+
+describe("members a type does not declare", () => {
+  it("are signed around, as viem hashes the document, and no policy reads them", async () => {
+    const api = new Turnkey({
+      apiBaseUrl: server.baseUrl,
+      apiPublicKey: memberKey.publicKey,
+      apiPrivateKey: memberKey.privateKey,
+      defaultOrganizationId: organizationId,
+    }).apiClient();
+    const sign = (doc: ReturnType<typeof execution>, extras: Record<string, unknown>) => {
+      // viem's serializeTypedData keeps the domain only when the domain type is given, as its wallet client does.
+      const types = { EIP712Domain: getTypesForEIP712Domain({ domain: doc.domain }), ...doc.types };
+      const sent = JSON.parse(serializeTypedData({ ...doc, types } as never));
+      return api.signRawPayload({
+        signWith: eoa,
+        payload: JSON.stringify({ ...sent, message: { ...sent.message, ...extras } }),
+        encoding: "PAYLOAD_ENCODING_EIP712",
+        hashFunction: "HASH_FUNCTION_NO_OP",
+      });
+    };
+    // An undeclared `To` beside the declared `to` signs the declared document, which viem recovers.
+    const allowed = execution(USDC, 0n);
+    const { r, s, v } = await sign(allowed, { To: DAI, note: "not signed" });
+    const signature = `0x${r}${s}${(Number.parseInt(v, 16) + 27).toString(16)}` as `0x${string}`;
+    expect(await recoverTypedDataAddress({ ...allowed, signature })).toBe(eoa);
+    // An undeclared member cannot stand in for a declared one: the policy reads the declared `to` only.
+    const denied = (await failure(sign(execution(DAI, 0n), { to_: USDC }))) as Error & { code?: number };
+    expect(denied.code).toBe(7);
   });
 });
 

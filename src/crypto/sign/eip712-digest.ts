@@ -14,6 +14,7 @@
  * - a struct member whose value is absent hashes as 32 zero bytes (eth-sig-util's V4, micro-eth-signer);
  *   any other absent value is refused.
  * - integers are JSON numbers (safe integers) or decimal / `0x` hex strings, within their type's range.
+ * - members a value carries that its type does not declare are not hashed (viem; ethers refuses them).
  * - without an `EIP712Domain` type, the domain type is the standard members the domain has (viem).
  *
  * @module
@@ -185,12 +186,8 @@ class StructHasher {
   hashStruct(type: string, value: unknown, at: string): Uint8Array {
     const members = this.schema.get(type) as readonly Member[];
     if (!isJsonObject(value)) throw new TypedDataError(`${at} must be an object of type "${clip(type)}"`);
-    for (const key of Object.keys(value)) {
-      // An undeclared member is not signed, so a policy reading it would read an unsigned value.
-      if (!members.some((member) => member.name === key)) {
-        throw new TypedDataError(`${at} has the member "${clip(key)}", which "${clip(type)}" does not declare`);
-      }
-    }
+    // Members the type does not declare are not hashed, as viem and the hosted service hash such a document
+    // (Hyperliquid's ApproveAgent carries `signatureChainId` and `type`); policies see declared members only.
     const words = [this.typeHash(type)];
     for (const member of members) {
       const memberValue = value[member.name];

@@ -5,8 +5,8 @@
  * computed by `eip712-digest.ts`, which says which rules it follows and why it is not a library call.
  *
  * Compatibility notes:
- * - A message or domain with members its type does not declare is refused, where viem ignores them. Refusing
- *   is deliberate: an undeclared member is not signed, so a policy reading it would read an unsigned value.
+ * - Members of the message or domain that their type does not declare are not signed, as viem and the hosted
+ *   service hash such a document; policies read the declared members only, so they never see an unsigned value.
  * - When `types` has no `EIP712Domain`, the domain type is derived from the domain's members, as viem does.
  *
  * @module
