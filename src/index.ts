@@ -32,6 +32,8 @@ export {
   type OperationMethods,
   type RawRequest,
 } from "./engine/engine.js";
+export type * from "./engine/methods/generated/operation-types.js";
+export type { ActivityOf, ActivityResponseOf, OlderActivityInput } from "./engine/methods/method-types.js";
 export { fingerprintOf } from "./engine/pipeline/submit.js";
 export {
   MemoryOutbox,
