@@ -22,7 +22,14 @@ export {
   type RpcStatus,
   type WireErrorDetail,
 } from "./common/errors.js";
-export type { ActivityOperation, Operation, QueryOperation } from "./contract/operation.js";
+export type {
+  ActivityOperation,
+  Operation,
+  PolicyTargetData,
+  PolicyTargets,
+  QueryOperation,
+  SeveralPolicyTargets,
+} from "./contract/operation.js";
 export {
   type ActivityInput,
   type CreateOrganizationInput,
