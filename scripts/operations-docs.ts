@@ -1,21 +1,26 @@
 /**
  * Generates what documents the operation table, so it cannot drift from it:
- * - `src/engine/methods/generated/operation-methods.ts`: the `OperationMethods` interface, one documented member per row
- *   (TypeScript cannot attach per-row doc comments to a mapped type);
+ * - `src/engine/methods/generated/operation-methods.ts`: the `OperationMethods` interface, one documented method per row
+ *   (TypeScript cannot attach per-row doc comments to a mapped type), one signature per accepted version;
+ * - `src/engine/methods/generated/operation-types.ts`: each row's parameters and result (or request and response) as
+ *   named types with their fields written out (`scripts/operation-types.ts`), which those signatures use, so a hover
+ *   or an API page shows fields rather than the schemas they come from;
  * - `docs/operations.md`'s table of the operations custodian serves, and of the hosted API's operations it does not;
  * - `src/http/generated/hosted-api-paths.ts`: every path of the hosted API, so the adapter can tell an operation it
  *   does not serve yet (501) from a path that is no operation at all (404).
  *
- * `npm run generate:operations` writes all three; `test/docs/operations-docs.test.ts` fails when one is stale.
+ * `npm run generate:operations` writes all four; `test/docs/operations-docs.test.ts` fails when one is stale.
  * Descriptions come from the public API description kept in `test/vectors/reference/`.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { Operation } from "../src/contract/operation.js";
 import { OPERATIONS, urlPathOf } from "../src/operations/table.js";
+import { activityTypeNames, formatted, queryTypeNames, renderOperationTypes } from "./operation-types.js";
 
 const ROOT = new URL("../", import.meta.url);
 export const METHODS_FILE = new URL("src/engine/methods/generated/operation-methods.ts", ROOT);
+export const TYPES_FILE = new URL("src/engine/methods/generated/operation-types.ts", ROOT);
 export const OPERATIONS_DOC_FILE = new URL("docs/operations.md", ROOT);
 export const HOSTED_PATHS_FILE = new URL("src/http/generated/hosted-api-paths.ts", ROOT);
 const SWAGGER_FILE = new URL("test/vectors/reference/public_api.swagger.json", ROOT);
@@ -74,28 +79,70 @@ function docLines(operation: Operation, swagger: Map<string, SwaggerOperation>):
   return lines;
 }
 
-/** The text of `src/engine/methods/generated/operation-methods.ts`. */
+/** The signatures of one row's method: one per accepted version of an activity, the current one first. */
+function signaturesOf(operation: Operation, doc: string[]): string[] {
+  const comment = (lines: string[]) =>
+    `  /**\n${lines.map((line) => (line === "" ? "   *" : `   * ${line}`)).join("\n")}\n   */`;
+  if (operation.kind === "query") {
+    const names = queryTypeNames(operation);
+    return [`${comment(doc)}\n  ${operation.method}(input: ${names.request}): Promise<${names.response}>;`];
+  }
+  const names = activityTypeNames(operation);
+  return operation.versions.map((version, index) => {
+    const parameters = names.parameters[index] as string;
+    const input =
+      index === 0
+        ? `ActivityInput<${parameters}, "${version.type}">`
+        : `OlderActivityInput<${parameters}, "${version.type}">`;
+    const response =
+      version.result === null || names.result === null
+        ? "ActivityResponse"
+        : `ActivityResponseOf<{ ${version.result}: ${names.result} }>`;
+    const lines =
+      index === 0
+        ? doc
+        : [
+            `\`${operation.method}\` in the older version \`${version.type}\`, which \`type\` names; the result is \`activity.result.${version.result}\`.`,
+          ];
+    return `${comment(lines)}\n  ${operation.method}(input: ${input}): Promise<${response}>;`;
+  });
+}
+
+/** The text of `src/engine/methods/generated/operation-methods.ts`, biome-formatted. */
 export function renderOperationMethods(): string {
   const swagger = swaggerPaths();
-  const members = rows.map((operation) => {
-    const doc = docLines(operation, swagger)
-      .map((line) => (line === "" ? "   *" : `   * ${line}`))
-      .join("\n");
-    return `  /**\n${doc}\n   */\n  ${operation.method}: OperationMethod<"${operation.method}">;`;
-  });
-  return `/**
+  const members = rows.flatMap((operation) => signaturesOf(operation, docLines(operation, swagger)));
+  const typeNames = [
+    ...new Set(
+      rows.flatMap((operation) => {
+        if (operation.kind === "query") return Object.values(queryTypeNames(operation));
+        const names = activityTypeNames(operation);
+        return names.result === null ? names.parameters : [...names.parameters, names.result];
+      }),
+    ),
+  ].sort();
+  const text = `/**
  * One documented method per row of the operation table, as \`CustodyEngine\` (and each \`engine.as()\` view)
- * carries them. Generated from \`src/operations/table.ts\` by \`npm run generate:operations\`: do not edit.
+ * carries them, typed with the named types of \`operation-types.ts\`. Generated from \`src/operations/table.ts\` by
+ * \`npm run generate:operations\`: do not edit.
  *
  * @module
  */
-import type { OperationMethod } from "../method-types.js";
+import type { ActivityResponse } from "../../../model/wire-types.js";
+import type { ActivityInput, ActivityResponseOf, OlderActivityInput } from "../method-types.js";
+import type { ${typeNames.join(", ")} } from "./operation-types.js";
 
 /** The typed in-process methods, one per operation, named as \`@turnkey/http\`'s \`TurnkeyClient\` names them. */
 export interface OperationMethods {
 ${members.join("\n")}
 }
 `;
+  return formatted(text, "src/engine/methods/generated/operation-methods.ts");
+}
+
+/** The text of `src/engine/methods/generated/operation-types.ts`. */
+export function renderTypes(): string {
+  return renderOperationTypes(rows);
 }
 
 /** The text of `src/http/generated/hosted-api-paths.ts`. */
@@ -169,9 +216,10 @@ export function documentWithOperations(document: string): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   writeFileSync(METHODS_FILE, renderOperationMethods());
+  writeFileSync(TYPES_FILE, renderTypes());
   writeFileSync(HOSTED_PATHS_FILE, renderHostedApiPaths());
   writeFileSync(OPERATIONS_DOC_FILE, documentWithOperations(readFileSync(OPERATIONS_DOC_FILE, "utf8")));
   console.log(
-    "wrote src/engine/methods/generated/operation-methods.ts, src/http/generated/hosted-api-paths.ts and docs/operations.md",
+    "wrote src/engine/methods/generated/operation-methods.ts and operation-types.ts, src/http/generated/hosted-api-paths.ts and docs/operations.md",
   );
 }

@@ -22,7 +22,14 @@ export {
   type RpcStatus,
   type WireErrorDetail,
 } from "./common/errors.js";
-export type { ActivityOperation, Operation, QueryOperation } from "./contract/operation.js";
+export type {
+  ActivityOperation,
+  Operation,
+  PolicyTargetData,
+  PolicyTargets,
+  QueryOperation,
+  SeveralPolicyTargets,
+} from "./contract/operation.js";
 export {
   type ActivityInput,
   type CreateOrganizationInput,
@@ -32,6 +39,8 @@ export {
   type OperationMethods,
   type RawRequest,
 } from "./engine/engine.js";
+export type * from "./engine/methods/generated/operation-types.js";
+export type { ActivityOf, ActivityResponseOf, OlderActivityInput } from "./engine/methods/method-types.js";
 export { fingerprintOf } from "./engine/pipeline/submit.js";
 export {
   MemoryOutbox,

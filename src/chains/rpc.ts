@@ -15,11 +15,20 @@ import { excerpt } from "./excerpt.js";
 /** A JSON-RPC error answered by the node. */
 export class ChainRpcError extends Error {
   override readonly name = "ChainRpcError";
-  /** The node's message, quoted ({@link excerpt}): it is repeated in errors and FAILED activities. */
+  /**
+   * The node's message, quoted (a long one cut to a bounded excerpt that names its full length): it is repeated
+   * in errors and FAILED activities.
+   */
   readonly rpcMessage: string;
 
+  /**
+   * The error the node answered to a call of `method`: its JSON-RPC `code`, `rpcMessage` (quoted as
+   * {@link ChainRpcError.rpcMessage} says) and `data`.
+   */
   constructor(
+    /** The JSON-RPC method called. */
     readonly method: string,
+    /** The JSON-RPC error's `code`. */
     readonly code: number,
     rpcMessage: string,
     /** The error's `data` member (for a revert: the revert data, hex). */
@@ -34,8 +43,11 @@ export class ChainRpcError extends Error {
 /** No usable answer came from the node. */
 export class ChainUnreachable extends Error {
   override readonly name = "ChainUnreachable";
+  /** No usable answer to a call of `method`, for `reason` (a timeout, a refused connection, an answer too long...). */
   constructor(
+    /** The JSON-RPC method called. */
     readonly method: string,
+    /** Why no usable answer came, in words. */
     readonly reason: string,
   ) {
     super(`${method}: the chain RPC did not answer (${reason})`);

@@ -358,4 +358,4 @@ export class CustodyEngine {
   }
 }
 
-export interface CustodyEngine extends OperationMethods, TableMethods {}
+export interface CustodyEngine extends OperationMethods, Omit<TableMethods, keyof OperationMethods> {}

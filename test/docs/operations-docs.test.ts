@@ -1,7 +1,7 @@
 /**
  * What is generated from the operation table stays in step with it: the documented `OperationMethods`
- * interface, the hosted API's paths and the table of operations in `docs/operations.md`. On failure run
- * `npm run generate:operations`.
+ * interface, the named types its methods take and answer, the hosted API's paths and the table of operations in
+ * `docs/operations.md`. On failure run `npm run generate:operations`.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -12,12 +12,21 @@ import {
   OPERATIONS_DOC_FILE,
   renderHostedApiPaths,
   renderOperationMethods,
+  renderTypes,
+  TYPES_FILE,
 } from "../../scripts/operations-docs.js";
 import { OPERATIONS } from "../../src/index.js";
 
 describe("generated operation docs", () => {
   it("src/engine/methods/generated/operation-methods.ts documents every row as the table says (npm run generate:operations)", () => {
     expect(readFileSync(METHODS_FILE, "utf8")).toBe(renderOperationMethods());
+  });
+
+  // The types are resolved by the TypeScript compiler over the whole project: seconds, not milliseconds.
+  it("src/engine/methods/generated/operation-types.ts spells out each row's schemas and handler (npm run generate:operations)", {
+    timeout: 120_000,
+  }, () => {
+    expect(readFileSync(TYPES_FILE, "utf8")).toBe(renderTypes());
   });
 
   it("src/http/generated/hosted-api-paths.ts lists the hosted API's paths (npm run generate:operations)", () => {
@@ -32,9 +41,13 @@ describe("generated operation docs", () => {
   it("documents each method with its activity type and policy", () => {
     const generated = renderOperationMethods();
     for (const operation of OPERATIONS) {
-      expect(generated).toContain(`  ${operation.method}: OperationMethod<"${operation.method}">;`);
+      expect(generated).toContain(`  ${operation.method}(`);
       if (operation.kind === "activity") expect(generated).toContain(`Activity \`${operation.versions[0].type}\``);
     }
+    expect(generated).toContain(
+      'createWallet(\n    input: ActivityInput<CreateWalletParameters, "ACTIVITY_TYPE_CREATE_WALLET">,\n  ): Promise<ActivityResponseOf<{ createWalletResult: CreateWalletResult }>>;',
+    );
+    expect(generated).toContain("getWallet(input: GetWalletRequest): Promise<GetWalletResponse>;");
     expect(generated).toContain("Policy: resource `WALLET`, action `CREATE`.");
   });
 });

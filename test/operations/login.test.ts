@@ -155,10 +155,10 @@ describe("create_read_only_session", () => {
     const { engine, root, organizationId, rootUserId } = await engineWithOrganization();
     const before = (await root.getApiKeys({ organizationId, userId: rootUserId })).apiKeys.length;
     const { activity } = await root.createReadOnlySession({ organizationId, parameters: {} });
-    const result = activity.result!.createReadOnlySessionResult as Record<string, string>;
+    const result = activity.result!.createReadOnlySessionResult;
     expect(result).toMatchObject({ organizationId, organizationName: "Acme", userId: rootUserId, username: "root" });
-    expect(await verifySessionJwtSignature(result.session as string, await engine.tokenSignerPublicKey())).toBe(true);
-    const session = parseSession(result.session as string);
+    expect(await verifySessionJwtSignature(result.session, await engine.tokenSignerPublicKey())).toBe(true);
+    const session = parseSession(result.session);
     expect(session.sessionType).toBe("SESSION_TYPE_READ_ONLY");
     expect(String(session.expiry)).toBe(result.sessionExpiry);
     expect((await root.getApiKeys({ organizationId, userId: rootUserId })).apiKeys.length).toBe(before);

@@ -27,6 +27,12 @@ export interface ActivityInput<P, T extends string = string> {
   generateAppProofs?: boolean;
 }
 
+/** The body of an activity method asking for one of the operation's older versions, which `type` must name. */
+export interface OlderActivityInput<P, T extends string = string> extends ActivityInput<P, T> {
+  /** The older version asked for. */
+  type: T;
+}
+
 /**
  * An activity whose `result` is typed: `Result` once completed, null while it waits for votes (or was
  * rejected). Check `status` (or use `activity.result?.`) before reading it.
@@ -71,8 +77,9 @@ type MethodOfRow<O> =
 export type OperationName = Operations[number]["method"];
 
 /**
- * Every method of the table, typed but without doc comments: the documented `OperationMethods` (generated)
- * repeats them, and this keeps a row added before the regeneration typed all the same.
+ * Every method of the table, typed from its schemas and handler but without doc comments or named types: the
+ * generated `OperationMethods` spells each out with both, and this keeps a row added before the regeneration typed
+ * all the same.
  */
 export type TableMethods = { [O in Operations[number] as O["method"]]: MethodOfRow<O> };
 

@@ -1,10 +1,230 @@
 /**
  * One documented method per row of the operation table, as `CustodyEngine` (and each `engine.as()` view)
- * carries them. Generated from `src/operations/table.ts` by `npm run generate:operations`: do not edit.
+ * carries them, typed with the named types of `operation-types.ts`. Generated from `src/operations/table.ts` by
+ * `npm run generate:operations`: do not edit.
  *
  * @module
  */
-import type { OperationMethod } from "../method-types.js";
+import type { ActivityResponse } from "../../../model/wire-types.js";
+import type { ActivityInput, ActivityResponseOf, OlderActivityInput } from "../method-types.js";
+import type {
+  ApproveActivityParameters,
+  CreateApiKeysParameters,
+  CreateApiKeysResult,
+  CreateApiOnlyUsersParameters,
+  CreateApiOnlyUsersResult,
+  CreateAuthenticatorsParameters,
+  CreateAuthenticatorsResult,
+  CreateInvitationsParameters,
+  CreateInvitationsResult,
+  CreateOauthProvidersParameters,
+  CreateOauthProvidersResult,
+  CreateOauthProvidersV1Parameters,
+  CreatePoliciesParameters,
+  CreatePoliciesResult,
+  CreatePolicyParameters,
+  CreatePolicyResult,
+  CreatePolicyV1Parameters,
+  CreatePolicyV2Parameters,
+  CreatePrivateKeysParameters,
+  CreatePrivateKeysResult,
+  CreatePrivateKeyTagParameters,
+  CreatePrivateKeyTagResult,
+  CreateReadOnlySessionParameters,
+  CreateReadOnlySessionResult,
+  CreateReadWriteSessionParameters,
+  CreateReadWriteSessionResult,
+  CreateSmartContractInterfaceParameters,
+  CreateSmartContractInterfaceResult,
+  CreateSubOrganizationParameters,
+  CreateSubOrganizationResult,
+  CreateSubOrganizationV7Parameters,
+  CreateUsersParameters,
+  CreateUsersResult,
+  CreateUsersV3Parameters,
+  CreateUserTagParameters,
+  CreateUserTagResult,
+  CreateWalletAccountsParameters,
+  CreateWalletAccountsResult,
+  CreateWalletParameters,
+  CreateWalletResult,
+  CreateWebhookEndpointParameters,
+  CreateWebhookEndpointResult,
+  DeleteApiKeysParameters,
+  DeleteApiKeysResult,
+  DeleteAuthenticatorsParameters,
+  DeleteAuthenticatorsResult,
+  DeleteInvitationParameters,
+  DeleteInvitationResult,
+  DeleteOauthProvidersParameters,
+  DeleteOauthProvidersResult,
+  DeletePoliciesParameters,
+  DeletePoliciesResult,
+  DeletePolicyParameters,
+  DeletePolicyResult,
+  DeletePrivateKeysParameters,
+  DeletePrivateKeysResult,
+  DeletePrivateKeyTagsParameters,
+  DeletePrivateKeyTagsResult,
+  DeleteSmartContractInterfaceParameters,
+  DeleteSmartContractInterfaceResult,
+  DeleteSubOrganizationParameters,
+  DeleteSubOrganizationResult,
+  DeleteUsersParameters,
+  DeleteUsersResult,
+  DeleteUserTagsParameters,
+  DeleteUserTagsResult,
+  DeleteWalletAccountsParameters,
+  DeleteWalletAccountsResult,
+  DeleteWalletsParameters,
+  DeleteWalletsResult,
+  DeleteWebhookEndpointParameters,
+  DeleteWebhookEndpointResult,
+  EmailAuthParameters,
+  EmailAuthResult,
+  EmailAuthV2Parameters,
+  EthSendRawTransactionParameters,
+  EthSendRawTransactionResult,
+  EthSendTransactionParameters,
+  EthSendTransactionResult,
+  EthSendTransactionV1Parameters,
+  ExportPrivateKeyParameters,
+  ExportPrivateKeyResult,
+  ExportWalletAccountParameters,
+  ExportWalletAccountResult,
+  ExportWalletParameters,
+  ExportWalletResult,
+  GetActivitiesRequest,
+  GetActivitiesResponse,
+  GetActivityRequest,
+  GetActivityResponse,
+  GetApiKeyRequest,
+  GetApiKeyResponse,
+  GetApiKeysRequest,
+  GetApiKeysResponse,
+  GetAuthenticatorRequest,
+  GetAuthenticatorResponse,
+  GetAuthenticatorsRequest,
+  GetAuthenticatorsResponse,
+  GetGasUsageRequest,
+  GetGasUsageResponse,
+  GetNoncesRequest,
+  GetNoncesResponse,
+  GetOauthProvidersRequest,
+  GetOauthProvidersResponse,
+  GetOrganizationConfigsRequest,
+  GetOrganizationConfigsResponse,
+  GetOrganizationRequest,
+  GetOrganizationResponse,
+  GetPoliciesRequest,
+  GetPoliciesResponse,
+  GetPolicyEvaluationsRequest,
+  GetPolicyEvaluationsResponse,
+  GetPolicyRequest,
+  GetPolicyResponse,
+  GetPrivateKeyRequest,
+  GetPrivateKeyResponse,
+  GetPrivateKeysRequest,
+  GetPrivateKeysResponse,
+  GetSendTransactionStatusRequest,
+  GetSendTransactionStatusResponse,
+  GetSmartContractInterfaceRequest,
+  GetSmartContractInterfaceResponse,
+  GetSmartContractInterfacesRequest,
+  GetSmartContractInterfacesResponse,
+  GetSubOrgIdsRequest,
+  GetSubOrgIdsResponse,
+  GetUserRequest,
+  GetUserResponse,
+  GetUsersRequest,
+  GetUsersResponse,
+  GetVerifiedSubOrgIdsRequest,
+  GetVerifiedSubOrgIdsResponse,
+  GetWalletAccountRequest,
+  GetWalletAccountResponse,
+  GetWalletAccountsRequest,
+  GetWalletAccountsResponse,
+  GetWalletRequest,
+  GetWalletResponse,
+  GetWalletsRequest,
+  GetWalletsResponse,
+  GetWhoamiRequest,
+  GetWhoamiResponse,
+  ImportPrivateKeyParameters,
+  ImportPrivateKeyResult,
+  ImportWalletParameters,
+  ImportWalletResult,
+  InitImportPrivateKeyParameters,
+  InitImportPrivateKeyResult,
+  InitImportWalletParameters,
+  InitImportWalletResult,
+  InitOtpAuthParameters,
+  InitOtpAuthResult,
+  InitOtpAuthV1Parameters,
+  InitOtpAuthV2Parameters,
+  InitOtpParameters,
+  InitOtpResult,
+  InitOtpV1Parameters,
+  ListPrivateKeyTagsRequest,
+  ListPrivateKeyTagsResponse,
+  ListUserTagsRequest,
+  ListUserTagsResponse,
+  ListWebhookEndpointsRequest,
+  ListWebhookEndpointsResponse,
+  OauthLoginParameters,
+  OauthLoginResult,
+  OauthParameters,
+  OauthResult,
+  OtpAuthParameters,
+  OtpAuthResult,
+  OtpLoginParameters,
+  OtpLoginResult,
+  OtpLoginV1Parameters,
+  RejectActivityParameters,
+  RemoveOrganizationFeatureParameters,
+  RemoveOrganizationFeatureResult,
+  SetOrganizationFeatureParameters,
+  SetOrganizationFeatureResult,
+  SignRawPayloadParameters,
+  SignRawPayloadResult,
+  SignRawPayloadsParameters,
+  SignRawPayloadsResult,
+  SignTransactionParameters,
+  SignTransactionResult,
+  SolSendTransactionParameters,
+  SolSendTransactionResult,
+  SolSendTransactionV1Parameters,
+  StampLoginParameters,
+  StampLoginResult,
+  UpdateOrganizationNameParameters,
+  UpdateOrganizationNameResult,
+  UpdatePolicyParameters,
+  UpdatePolicyResult,
+  UpdatePolicyV1Parameters,
+  UpdatePrivateKeyTagParameters,
+  UpdatePrivateKeyTagResult,
+  UpdateRootQuorumParameters,
+  UpdateRootQuorumResult,
+  UpdateUserEmailParameters,
+  UpdateUserEmailResult,
+  UpdateUserNameParameters,
+  UpdateUserNameResult,
+  UpdateUserParameters,
+  UpdateUserPhoneNumberParameters,
+  UpdateUserPhoneNumberResult,
+  UpdateUserResult,
+  UpdateUserTagParameters,
+  UpdateUserTagResult,
+  UpdateWalletParameters,
+  UpdateWalletResult,
+  UpdateWebhookEndpointParameters,
+  UpdateWebhookEndpointResult,
+  UpsertGasUsageConfigParameters,
+  UpsertGasUsageConfigResult,
+  VerifyOtpParameters,
+  VerifyOtpResult,
+  VerifyOtpV1Parameters,
+} from "./operation-types.js";
 
 /** The typed in-process methods, one per operation, named as `@turnkey/http`'s `TurnkeyClient` names them. */
 export interface OperationMethods {
@@ -15,189 +235,223 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7`.
    * Policy: resource `ORGANIZATION`, action `CREATE`.
    */
-  createSubOrganization: OperationMethod<"createSubOrganization">;
+  createSubOrganization(
+    input: ActivityInput<CreateSubOrganizationParameters, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8">,
+  ): Promise<ActivityResponseOf<{ createSubOrganizationResultV8: CreateSubOrganizationResult }>>;
+  /**
+   * `createSubOrganization` in the older version `ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7`, which `type` names; the result is `activity.result.createSubOrganizationResultV7`.
+   */
+  createSubOrganization(
+    input: OlderActivityInput<CreateSubOrganizationV7Parameters, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7">,
+  ): Promise<ActivityResponseOf<{ createSubOrganizationResultV7: CreateSubOrganizationResult }>>;
   /**
    * Get basic information about your current API or WebAuthN user and their organization. Affords sub-organization look ups via parent organization for WebAuthN or API key users.
    *
    * Query at `POST /public/v1/query/whoami`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWhoami: OperationMethod<"getWhoami">;
+  getWhoami(input: GetWhoamiRequest): Promise<GetWhoamiResponse>;
   /**
    * Get details about an organization.
    *
    * Query at `POST /public/v1/query/get_organization`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getOrganization: OperationMethod<"getOrganization">;
+  getOrganization(input: GetOrganizationRequest): Promise<GetOrganizationResponse>;
   /**
    * Get all suborg IDs associated given a parent org ID and an optional filter.
    *
    * Query at `POST /public/v1/query/list_suborgs`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getSubOrgIds: OperationMethod<"getSubOrgIds">;
+  getSubOrgIds(input: GetSubOrgIdsRequest): Promise<GetSubOrgIdsResponse>;
   /**
    * Update the name of an organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME` at `POST /public/v1/submit/update_organization_name`; the result is `activity.result.updateOrganizationNameResult`.
    * Policy: none; only the root quorum can approve it.
    */
-  updateOrganizationName: OperationMethod<"updateOrganizationName">;
+  updateOrganizationName(
+    input: ActivityInput<UpdateOrganizationNameParameters, "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME">,
+  ): Promise<ActivityResponseOf<{ updateOrganizationNameResult: UpdateOrganizationNameResult }>>;
   /**
    * Get quorum settings and features for an organization.
    *
    * Query at `POST /public/v1/query/get_organization_configs`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getOrganizationConfigs: OperationMethod<"getOrganizationConfigs">;
+  getOrganizationConfigs(input: GetOrganizationConfigsRequest): Promise<GetOrganizationConfigsResponse>;
   /**
    * Create invitations to join an existing organization.
    *
    * Activity `ACTIVITY_TYPE_CREATE_INVITATIONS` at `POST /public/v1/submit/create_invitations`; the result is `activity.result.createInvitationsResult`.
    * Policy: resource `INVITATION`, action `CREATE`.
    */
-  createInvitations: OperationMethod<"createInvitations">;
+  createInvitations(
+    input: ActivityInput<CreateInvitationsParameters, "ACTIVITY_TYPE_CREATE_INVITATIONS">,
+  ): Promise<ActivityResponseOf<{ createInvitationsResult: CreateInvitationsResult }>>;
   /**
    * Delete an existing invitation.
    *
    * Activity `ACTIVITY_TYPE_DELETE_INVITATION` at `POST /public/v1/submit/delete_invitation`; the result is `activity.result.deleteInvitationResult`.
    * Policy: resource `INVITATION`, action `DELETE`.
    */
-  deleteInvitation: OperationMethod<"deleteInvitation">;
+  deleteInvitation(
+    input: ActivityInput<DeleteInvitationParameters, "ACTIVITY_TYPE_DELETE_INVITATION">,
+  ): Promise<ActivityResponseOf<{ deleteInvitationResult: DeleteInvitationResult }>>;
   /**
    * Get details about an activity.
    *
    * Query at `POST /public/v1/query/get_activity`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getActivity: OperationMethod<"getActivity">;
+  getActivity(input: GetActivityRequest): Promise<GetActivityResponse>;
   /**
    * List all activities within an organization.
    *
    * Query at `POST /public/v1/query/list_activities`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getActivities: OperationMethod<"getActivities">;
+  getActivities(input: GetActivitiesRequest): Promise<GetActivitiesResponse>;
   /**
    * Create a wallet and derive addresses.
    *
    * Activity `ACTIVITY_TYPE_CREATE_WALLET` at `POST /public/v1/submit/create_wallet`; the result is `activity.result.createWalletResult`.
    * Policy: resource `WALLET`, action `CREATE`.
    */
-  createWallet: OperationMethod<"createWallet">;
+  createWallet(
+    input: ActivityInput<CreateWalletParameters, "ACTIVITY_TYPE_CREATE_WALLET">,
+  ): Promise<ActivityResponseOf<{ createWalletResult: CreateWalletResult }>>;
   /**
    * Derive additional addresses using an existing wallet.
    *
    * Activity `ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS` at `POST /public/v1/submit/create_wallet_accounts`; the result is `activity.result.createWalletAccountsResult`.
    * Policy: resource `WALLET`, action `CREATE`.
    */
-  createWalletAccounts: OperationMethod<"createWalletAccounts">;
+  createWalletAccounts(
+    input: ActivityInput<CreateWalletAccountsParameters, "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS">,
+  ): Promise<ActivityResponseOf<{ createWalletAccountsResult: CreateWalletAccountsResult }>>;
   /**
    * Update a wallet for an organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_WALLET` at `POST /public/v1/submit/update_wallet`; the result is `activity.result.updateWalletResult`.
    * Policy: resource `WALLET`, action `UPDATE`.
    */
-  updateWallet: OperationMethod<"updateWallet">;
+  updateWallet(
+    input: ActivityInput<UpdateWalletParameters, "ACTIVITY_TYPE_UPDATE_WALLET">,
+  ): Promise<ActivityResponseOf<{ updateWalletResult: UpdateWalletResult }>>;
   /**
    * Get details about a wallet.
    *
    * Query at `POST /public/v1/query/get_wallet`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWallet: OperationMethod<"getWallet">;
+  getWallet(input: GetWalletRequest): Promise<GetWalletResponse>;
   /**
    * List all wallets within an organization.
    *
    * Query at `POST /public/v1/query/list_wallets`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWallets: OperationMethod<"getWallets">;
+  getWallets(input: GetWalletsRequest): Promise<GetWalletsResponse>;
   /**
    * Get a single wallet account.
    *
    * Query at `POST /public/v1/query/get_wallet_account`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWalletAccount: OperationMethod<"getWalletAccount">;
+  getWalletAccount(input: GetWalletAccountRequest): Promise<GetWalletAccountResponse>;
   /**
    * List all accounts within a wallet.
    *
    * Query at `POST /public/v1/query/list_wallet_accounts`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWalletAccounts: OperationMethod<"getWalletAccounts">;
+  getWalletAccounts(input: GetWalletAccountsRequest): Promise<GetWalletAccountsResponse>;
   /**
    * Create new private keys.
    *
    * Activity `ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2` at `POST /public/v1/submit/create_private_keys`; the result is `activity.result.createPrivateKeysResultV2`.
    * Policy: resource `PRIVATE_KEY`, action `CREATE`.
    */
-  createPrivateKeys: OperationMethod<"createPrivateKeys">;
+  createPrivateKeys(
+    input: ActivityInput<CreatePrivateKeysParameters, "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2">,
+  ): Promise<ActivityResponseOf<{ createPrivateKeysResultV2: CreatePrivateKeysResult }>>;
   /**
    * Create a private key tag and add it to private keys.
    *
    * Activity `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG` at `POST /public/v1/submit/create_private_key_tag`; the result is `activity.result.createPrivateKeyTagResult`.
    * Policy: resource `PRIVATE_KEY`, action `CREATE`.
    */
-  createPrivateKeyTag: OperationMethod<"createPrivateKeyTag">;
+  createPrivateKeyTag(
+    input: ActivityInput<CreatePrivateKeyTagParameters, "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG">,
+  ): Promise<ActivityResponseOf<{ createPrivateKeyTagResult: CreatePrivateKeyTagResult }>>;
   /**
    * Update human-readable name or associated private keys. Note that this activity is atomic: all of the updates will succeed at once, or all of them will fail.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG` at `POST /public/v1/submit/update_private_key_tag`; the result is `activity.result.updatePrivateKeyTagResult`.
    * Policy: resource `PRIVATE_KEY`, action `UPDATE`.
    */
-  updatePrivateKeyTag: OperationMethod<"updatePrivateKeyTag">;
+  updatePrivateKeyTag(
+    input: ActivityInput<UpdatePrivateKeyTagParameters, "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG">,
+  ): Promise<ActivityResponseOf<{ updatePrivateKeyTagResult: UpdatePrivateKeyTagResult }>>;
   /**
    * Delete private key tags within an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS` at `POST /public/v1/submit/delete_private_key_tags`; the result is `activity.result.deletePrivateKeyTagsResult`.
    * Policy: resource `PRIVATE_KEY`, action `DELETE`.
    */
-  deletePrivateKeyTags: OperationMethod<"deletePrivateKeyTags">;
+  deletePrivateKeyTags(
+    input: ActivityInput<DeletePrivateKeyTagsParameters, "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS">,
+  ): Promise<ActivityResponseOf<{ deletePrivateKeyTagsResult: DeletePrivateKeyTagsResult }>>;
   /**
    * Get details about a private key.
    *
    * Query at `POST /public/v1/query/get_private_key`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getPrivateKey: OperationMethod<"getPrivateKey">;
+  getPrivateKey(input: GetPrivateKeyRequest): Promise<GetPrivateKeyResponse>;
   /**
    * List all private keys within an organization.
    *
    * Query at `POST /public/v1/query/list_private_keys`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getPrivateKeys: OperationMethod<"getPrivateKeys">;
+  getPrivateKeys(input: GetPrivateKeysRequest): Promise<GetPrivateKeysResponse>;
   /**
    * List all private key tags within an organization.
    *
    * Query at `POST /public/v1/query/list_private_key_tags`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  listPrivateKeyTags: OperationMethod<"listPrivateKeyTags">;
+  listPrivateKeyTags(input: ListPrivateKeyTagsRequest): Promise<ListPrivateKeyTagsResponse>;
   /**
    * Sign a raw payload.
    *
    * Activity `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2` at `POST /public/v1/submit/sign_raw_payload`; the result is `activity.result.signRawPayloadResult`.
    * Policy: resource `PRIVATE_KEY`, action `SIGN`.
    */
-  signRawPayload: OperationMethod<"signRawPayload">;
+  signRawPayload(
+    input: ActivityInput<SignRawPayloadParameters, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2">,
+  ): Promise<ActivityResponseOf<{ signRawPayloadResult: SignRawPayloadResult }>>;
   /**
    * Sign multiple raw payloads with the same signing parameters.
    *
    * Activity `ACTIVITY_TYPE_SIGN_RAW_PAYLOADS` at `POST /public/v1/submit/sign_raw_payloads`; the result is `activity.result.signRawPayloadsResult`.
    * Policy: resource `PRIVATE_KEY`, action `SIGN`.
    */
-  signRawPayloads: OperationMethod<"signRawPayloads">;
+  signRawPayloads(
+    input: ActivityInput<SignRawPayloadsParameters, "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS">,
+  ): Promise<ActivityResponseOf<{ signRawPayloadsResult: SignRawPayloadsResult }>>;
   /**
    * Sign a transaction.
    *
    * Activity `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` at `POST /public/v1/submit/sign_transaction`; the result is `activity.result.signTransactionResult`.
    * Policy: resource `PRIVATE_KEY`, action `SIGN`.
    */
-  signTransaction: OperationMethod<"signTransaction">;
+  signTransaction(
+    input: ActivityInput<SignTransactionParameters, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2">,
+  ): Promise<ActivityResponseOf<{ signTransactionResult: SignTransactionResult }>>;
   /**
    * Submit a transaction intent describing an EVM transaction you would like to broadcast.
    *
@@ -205,14 +459,24 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_ETH_SEND_TRANSACTION`.
    * Policy: resource `PRIVATE_KEY`, action `SIGN`.
    */
-  ethSendTransaction: OperationMethod<"ethSendTransaction">;
+  ethSendTransaction(
+    input: ActivityInput<EthSendTransactionParameters, "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2">,
+  ): Promise<ActivityResponseOf<{ ethSendTransactionResultV2: EthSendTransactionResult }>>;
+  /**
+   * `ethSendTransaction` in the older version `ACTIVITY_TYPE_ETH_SEND_TRANSACTION`, which `type` names; the result is `activity.result.ethSendTransactionResult`.
+   */
+  ethSendTransaction(
+    input: OlderActivityInput<EthSendTransactionV1Parameters, "ACTIVITY_TYPE_ETH_SEND_TRANSACTION">,
+  ): Promise<ActivityResponseOf<{ ethSendTransactionResult: EthSendTransactionResult }>>;
   /**
    * Submit a raw transaction (serialized and signed) for broadcasting to the network.
    *
    * Activity `ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION` at `POST /public/v1/submit/eth_send_raw_transaction`; the result is `activity.result.ethSendRawTransactionResult`.
    * Policy: none; only the root quorum can approve it.
    */
-  ethSendRawTransaction: OperationMethod<"ethSendRawTransaction">;
+  ethSendRawTransaction(
+    input: ActivityInput<EthSendRawTransactionParameters, "ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION">,
+  ): Promise<ActivityResponseOf<{ ethSendRawTransactionResult: EthSendRawTransactionResult }>>;
   /**
    * Submit a transaction intent describing an SVM transaction you would like to broadcast. Supports single- and multi-signer intents via activity type versioning.
    *
@@ -220,28 +484,36 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_SOL_SEND_TRANSACTION`.
    * Policy: resource `PRIVATE_KEY`, action `SIGN`.
    */
-  solSendTransaction: OperationMethod<"solSendTransaction">;
+  solSendTransaction(
+    input: ActivityInput<SolSendTransactionParameters, "ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2">,
+  ): Promise<ActivityResponseOf<{ solSendTransactionResultV2: SolSendTransactionResult }>>;
+  /**
+   * `solSendTransaction` in the older version `ACTIVITY_TYPE_SOL_SEND_TRANSACTION`, which `type` names; the result is `activity.result.solSendTransactionResult`.
+   */
+  solSendTransaction(
+    input: OlderActivityInput<SolSendTransactionV1Parameters, "ACTIVITY_TYPE_SOL_SEND_TRANSACTION">,
+  ): Promise<ActivityResponseOf<{ solSendTransactionResult: SolSendTransactionResult }>>;
   /**
    * Get the status of a send transaction request.
    *
    * Query at `POST /public/v1/query/get_send_transaction_status`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getSendTransactionStatus: OperationMethod<"getSendTransactionStatus">;
+  getSendTransactionStatus(input: GetSendTransactionStatusRequest): Promise<GetSendTransactionStatusResponse>;
   /**
    * Get nonce values for an address on a given network. Can fetch the standard on-chain nonce and/or the gas station nonce used for sponsored transactions.
    *
    * Query at `POST /public/v1/query/get_nonces`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getNonces: OperationMethod<"getNonces">;
+  getNonces(input: GetNoncesRequest): Promise<GetNoncesResponse>;
   /**
    * Get gas usage and gas limits for either the parent organization or a sub-organization.
    *
    * Query at `POST /public/v1/query/get_gas_usage`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getGasUsage: OperationMethod<"getGasUsage">;
+  getGasUsage(input: GetGasUsageRequest): Promise<GetGasUsageResponse>;
   /**
    * upsertGasUsageConfig.
    *
@@ -249,35 +521,41 @@ export interface OperationMethods {
    * The hosted API's description names this activity but no route for it: the route is custodian's.
    * Policy: resource `SPONSORSHIP`, action `UPDATE`.
    */
-  upsertGasUsageConfig: OperationMethod<"upsertGasUsageConfig">;
+  upsertGasUsageConfig(
+    input: ActivityInput<UpsertGasUsageConfigParameters, "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG">,
+  ): Promise<ActivityResponseOf<{ upsertGasUsageConfigResult: UpsertGasUsageConfigResult }>>;
   /**
    * Create an ABI/IDL in JSON.
    *
    * Activity `ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/create_smart_contract_interface`; the result is `activity.result.createSmartContractInterfaceResult`.
    * Policy: resource `SMART_CONTRACT_INTERFACE`, action `CREATE`.
    */
-  createSmartContractInterface: OperationMethod<"createSmartContractInterface">;
+  createSmartContractInterface(
+    input: ActivityInput<CreateSmartContractInterfaceParameters, "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE">,
+  ): Promise<ActivityResponseOf<{ createSmartContractInterfaceResult: CreateSmartContractInterfaceResult }>>;
   /**
    * Delete a smart contract interface.
    *
    * Activity `ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE` at `POST /public/v1/submit/delete_smart_contract_interface`; the result is `activity.result.deleteSmartContractInterfaceResult`.
    * Policy: resource `SMART_CONTRACT_INTERFACE`, action `DELETE`.
    */
-  deleteSmartContractInterface: OperationMethod<"deleteSmartContractInterface">;
+  deleteSmartContractInterface(
+    input: ActivityInput<DeleteSmartContractInterfaceParameters, "ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE">,
+  ): Promise<ActivityResponseOf<{ deleteSmartContractInterfaceResult: DeleteSmartContractInterfaceResult }>>;
   /**
    * Get details about a smart contract interface.
    *
    * Query at `POST /public/v1/query/get_smart_contract_interface`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getSmartContractInterface: OperationMethod<"getSmartContractInterface">;
+  getSmartContractInterface(input: GetSmartContractInterfaceRequest): Promise<GetSmartContractInterfaceResponse>;
   /**
    * List all smart contract interfaces within an organization.
    *
    * Query at `POST /public/v1/query/list_smart_contract_interfaces`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getSmartContractInterfaces: OperationMethod<"getSmartContractInterfaces">;
+  getSmartContractInterfaces(input: GetSmartContractInterfacesRequest): Promise<GetSmartContractInterfacesResponse>;
   /**
    * Create users in an existing organization. Each user must have at least one valid credential: an API key, an authenticator, an OAuth provider, or an email or phone number with a login method enabled on the organization (email, email OTP, or SMS).
    *
@@ -285,119 +563,147 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_CREATE_USERS_V3`.
    * Policy: resource `USER`, action `CREATE`.
    */
-  createUsers: OperationMethod<"createUsers">;
+  createUsers(
+    input: ActivityInput<CreateUsersParameters, "ACTIVITY_TYPE_CREATE_USERS_V4">,
+  ): Promise<ActivityResponseOf<{ createUsersResult: CreateUsersResult }>>;
+  /**
+   * `createUsers` in the older version `ACTIVITY_TYPE_CREATE_USERS_V3`, which `type` names; the result is `activity.result.createUsersResult`.
+   */
+  createUsers(
+    input: OlderActivityInput<CreateUsersV3Parameters, "ACTIVITY_TYPE_CREATE_USERS_V3">,
+  ): Promise<ActivityResponseOf<{ createUsersResult: CreateUsersResult }>>;
   /**
    * Create API-only users in an existing organization.
    *
    * Activity `ACTIVITY_TYPE_CREATE_API_ONLY_USERS` at `POST /public/v1/submit/create_api_only_users`; the result is `activity.result.createApiOnlyUsersResult`.
    * Policy: resource `USER`, action `CREATE`.
    */
-  createApiOnlyUsers: OperationMethod<"createApiOnlyUsers">;
+  createApiOnlyUsers(
+    input: ActivityInput<CreateApiOnlyUsersParameters, "ACTIVITY_TYPE_CREATE_API_ONLY_USERS">,
+  ): Promise<ActivityResponseOf<{ createApiOnlyUsersResult: CreateApiOnlyUsersResult }>>;
   /**
    * Update a user in an existing organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_USER` at `POST /public/v1/submit/update_user`; the result is `activity.result.updateUserResult`.
    * Policy: resource `USER`, action `UPDATE`.
    */
-  updateUser: OperationMethod<"updateUser">;
+  updateUser(
+    input: ActivityInput<UpdateUserParameters, "ACTIVITY_TYPE_UPDATE_USER">,
+  ): Promise<ActivityResponseOf<{ updateUserResult: UpdateUserResult }>>;
   /**
    * Update a user's name in an existing organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_USER_NAME` at `POST /public/v1/submit/update_user_name`; the result is `activity.result.updateUserNameResult`.
    * Policy: resource `USER`, action `UPDATE`.
    */
-  updateUserName: OperationMethod<"updateUserName">;
+  updateUserName(
+    input: ActivityInput<UpdateUserNameParameters, "ACTIVITY_TYPE_UPDATE_USER_NAME">,
+  ): Promise<ActivityResponseOf<{ updateUserNameResult: UpdateUserNameResult }>>;
   /**
    * Update a user's email in an existing organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_USER_EMAIL` at `POST /public/v1/submit/update_user_email`; the result is `activity.result.updateUserEmailResult`.
    * Policy: resource `USER`, action `UPDATE`.
    */
-  updateUserEmail: OperationMethod<"updateUserEmail">;
+  updateUserEmail(
+    input: ActivityInput<UpdateUserEmailParameters, "ACTIVITY_TYPE_UPDATE_USER_EMAIL">,
+  ): Promise<ActivityResponseOf<{ updateUserEmailResult: UpdateUserEmailResult }>>;
   /**
    * Update a user's phone number in an existing organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER` at `POST /public/v1/submit/update_user_phone_number`; the result is `activity.result.updateUserPhoneNumberResult`.
    * Policy: resource `USER`, action `UPDATE`.
    */
-  updateUserPhoneNumber: OperationMethod<"updateUserPhoneNumber">;
+  updateUserPhoneNumber(
+    input: ActivityInput<UpdateUserPhoneNumberParameters, "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER">,
+  ): Promise<ActivityResponseOf<{ updateUserPhoneNumberResult: UpdateUserPhoneNumberResult }>>;
   /**
    * Delete users within an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_USERS` at `POST /public/v1/submit/delete_users`; the result is `activity.result.deleteUsersResult`.
    * Policy: resource `USER`, action `DELETE`.
    */
-  deleteUsers: OperationMethod<"deleteUsers">;
+  deleteUsers(
+    input: ActivityInput<DeleteUsersParameters, "ACTIVITY_TYPE_DELETE_USERS">,
+  ): Promise<ActivityResponseOf<{ deleteUsersResult: DeleteUsersResult }>>;
   /**
    * Get details about a user.
    *
    * Query at `POST /public/v1/query/get_user`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getUser: OperationMethod<"getUser">;
+  getUser(input: GetUserRequest): Promise<GetUserResponse>;
   /**
    * List all users within an organization.
    *
    * Query at `POST /public/v1/query/list_users`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getUsers: OperationMethod<"getUsers">;
+  getUsers(input: GetUsersRequest): Promise<GetUsersResponse>;
   /**
    * Add API keys to an existing user.
    *
    * Activity `ACTIVITY_TYPE_CREATE_API_KEYS_V2` at `POST /public/v1/submit/create_api_keys`; the result is `activity.result.createApiKeysResult`.
    * Policy: resource `CREDENTIAL`, action `CREATE`.
    */
-  createApiKeys: OperationMethod<"createApiKeys">;
+  createApiKeys(
+    input: ActivityInput<CreateApiKeysParameters, "ACTIVITY_TYPE_CREATE_API_KEYS_V2">,
+  ): Promise<ActivityResponseOf<{ createApiKeysResult: CreateApiKeysResult }>>;
   /**
    * Remove api keys from a user.
    *
    * Activity `ACTIVITY_TYPE_DELETE_API_KEYS` at `POST /public/v1/submit/delete_api_keys`; the result is `activity.result.deleteApiKeysResult`.
    * Policy: resource `CREDENTIAL`, action `DELETE`.
    */
-  deleteApiKeys: OperationMethod<"deleteApiKeys">;
+  deleteApiKeys(
+    input: ActivityInput<DeleteApiKeysParameters, "ACTIVITY_TYPE_DELETE_API_KEYS">,
+  ): Promise<ActivityResponseOf<{ deleteApiKeysResult: DeleteApiKeysResult }>>;
   /**
    * Get details about an API key.
    *
    * Query at `POST /public/v1/query/get_api_key`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getApiKey: OperationMethod<"getApiKey">;
+  getApiKey(input: GetApiKeyRequest): Promise<GetApiKeyResponse>;
   /**
    * Get details about API keys for a user.
    *
    * Query at `POST /public/v1/query/get_api_keys`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getApiKeys: OperationMethod<"getApiKeys">;
+  getApiKeys(input: GetApiKeysRequest): Promise<GetApiKeysResponse>;
   /**
    * Create authenticators to authenticate requests to Turnkey.
    *
    * Activity `ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2` at `POST /public/v1/submit/create_authenticators`; the result is `activity.result.createAuthenticatorsResult`.
    * Policy: resource `CREDENTIAL`, action `CREATE`.
    */
-  createAuthenticators: OperationMethod<"createAuthenticators">;
+  createAuthenticators(
+    input: ActivityInput<CreateAuthenticatorsParameters, "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2">,
+  ): Promise<ActivityResponseOf<{ createAuthenticatorsResult: CreateAuthenticatorsResult }>>;
   /**
    * Remove authenticators from a user.
    *
    * Activity `ACTIVITY_TYPE_DELETE_AUTHENTICATORS` at `POST /public/v1/submit/delete_authenticators`; the result is `activity.result.deleteAuthenticatorsResult`.
    * Policy: resource `CREDENTIAL`, action `DELETE`.
    */
-  deleteAuthenticators: OperationMethod<"deleteAuthenticators">;
+  deleteAuthenticators(
+    input: ActivityInput<DeleteAuthenticatorsParameters, "ACTIVITY_TYPE_DELETE_AUTHENTICATORS">,
+  ): Promise<ActivityResponseOf<{ deleteAuthenticatorsResult: DeleteAuthenticatorsResult }>>;
   /**
    * Get details about an authenticator.
    *
    * Query at `POST /public/v1/query/get_authenticator`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getAuthenticator: OperationMethod<"getAuthenticator">;
+  getAuthenticator(input: GetAuthenticatorRequest): Promise<GetAuthenticatorResponse>;
   /**
    * Get details about authenticators for a user.
    *
    * Query at `POST /public/v1/query/get_authenticators`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getAuthenticators: OperationMethod<"getAuthenticators">;
+  getAuthenticators(input: GetAuthenticatorsRequest): Promise<GetAuthenticatorsResponse>;
   /**
    * Create Oauth providers for a specified user.
    *
@@ -405,49 +711,65 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS`.
    * Policy: resource `CREDENTIAL`, action `CREATE`.
    */
-  createOauthProviders: OperationMethod<"createOauthProviders">;
+  createOauthProviders(
+    input: ActivityInput<CreateOauthProvidersParameters, "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2">,
+  ): Promise<ActivityResponseOf<{ createOauthProvidersResultV2: CreateOauthProvidersResult }>>;
+  /**
+   * `createOauthProviders` in the older version `ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS`, which `type` names; the result is `activity.result.createOauthProvidersResult`.
+   */
+  createOauthProviders(
+    input: OlderActivityInput<CreateOauthProvidersV1Parameters, "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS">,
+  ): Promise<ActivityResponseOf<{ createOauthProvidersResult: CreateOauthProvidersResult }>>;
   /**
    * Remove Oauth providers for a specified user.
    *
    * Activity `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS` at `POST /public/v1/submit/delete_oauth_providers`; the result is `activity.result.deleteOauthProvidersResult`.
    * Policy: resource `CREDENTIAL`, action `DELETE`.
    */
-  deleteOauthProviders: OperationMethod<"deleteOauthProviders">;
+  deleteOauthProviders(
+    input: ActivityInput<DeleteOauthProvidersParameters, "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS">,
+  ): Promise<ActivityResponseOf<{ deleteOauthProvidersResult: DeleteOauthProvidersResult }>>;
   /**
    * Get details about Oauth providers for a user.
    *
    * Query at `POST /public/v1/query/get_oauth_providers`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getOauthProviders: OperationMethod<"getOauthProviders">;
+  getOauthProviders(input: GetOauthProvidersRequest): Promise<GetOauthProvidersResponse>;
   /**
    * Create a user tag and add it to users.
    *
    * Activity `ACTIVITY_TYPE_CREATE_USER_TAG` at `POST /public/v1/submit/create_user_tag`; the result is `activity.result.createUserTagResult`.
    * Policy: resource `USER`, action `CREATE`.
    */
-  createUserTag: OperationMethod<"createUserTag">;
+  createUserTag(
+    input: ActivityInput<CreateUserTagParameters, "ACTIVITY_TYPE_CREATE_USER_TAG">,
+  ): Promise<ActivityResponseOf<{ createUserTagResult: CreateUserTagResult }>>;
   /**
    * Update human-readable name or associated users. Note that this activity is atomic: all of the updates will succeed at once, or all of them will fail.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_USER_TAG` at `POST /public/v1/submit/update_user_tag`; the result is `activity.result.updateUserTagResult`.
    * Policy: resource `USER`, action `UPDATE`.
    */
-  updateUserTag: OperationMethod<"updateUserTag">;
+  updateUserTag(
+    input: ActivityInput<UpdateUserTagParameters, "ACTIVITY_TYPE_UPDATE_USER_TAG">,
+  ): Promise<ActivityResponseOf<{ updateUserTagResult: UpdateUserTagResult }>>;
   /**
    * Delete user tags within an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_USER_TAGS` at `POST /public/v1/submit/delete_user_tags`; the result is `activity.result.deleteUserTagsResult`.
    * Policy: resource `USER`, action `DELETE`.
    */
-  deleteUserTags: OperationMethod<"deleteUserTags">;
+  deleteUserTags(
+    input: ActivityInput<DeleteUserTagsParameters, "ACTIVITY_TYPE_DELETE_USER_TAGS">,
+  ): Promise<ActivityResponseOf<{ deleteUserTagsResult: DeleteUserTagsResult }>>;
   /**
    * List all user tags within an organization.
    *
    * Query at `POST /public/v1/query/list_user_tags`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  listUserTags: OperationMethod<"listUserTags">;
+  listUserTags(input: ListUserTagsRequest): Promise<ListUserTagsResponse>;
   /**
    * Create a new policy.
    *
@@ -455,14 +777,30 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_CREATE_POLICY_V2`, `ACTIVITY_TYPE_CREATE_POLICY`.
    * Policy: resource `POLICY`, action `CREATE`.
    */
-  createPolicy: OperationMethod<"createPolicy">;
+  createPolicy(
+    input: ActivityInput<CreatePolicyParameters, "ACTIVITY_TYPE_CREATE_POLICY_V3">,
+  ): Promise<ActivityResponseOf<{ createPolicyResult: CreatePolicyResult }>>;
+  /**
+   * `createPolicy` in the older version `ACTIVITY_TYPE_CREATE_POLICY_V2`, which `type` names; the result is `activity.result.createPolicyResult`.
+   */
+  createPolicy(
+    input: OlderActivityInput<CreatePolicyV2Parameters, "ACTIVITY_TYPE_CREATE_POLICY_V2">,
+  ): Promise<ActivityResponseOf<{ createPolicyResult: CreatePolicyResult }>>;
+  /**
+   * `createPolicy` in the older version `ACTIVITY_TYPE_CREATE_POLICY`, which `type` names; the result is `activity.result.createPolicyResult`.
+   */
+  createPolicy(
+    input: OlderActivityInput<CreatePolicyV1Parameters, "ACTIVITY_TYPE_CREATE_POLICY">,
+  ): Promise<ActivityResponseOf<{ createPolicyResult: CreatePolicyResult }>>;
   /**
    * Create new policies.
    *
    * Activity `ACTIVITY_TYPE_CREATE_POLICIES` at `POST /public/v1/submit/create_policies`; the result is `activity.result.createPoliciesResult`.
    * Policy: resource `POLICY`, action `CREATE`.
    */
-  createPolicies: OperationMethod<"createPolicies">;
+  createPolicies(
+    input: ActivityInput<CreatePoliciesParameters, "ACTIVITY_TYPE_CREATE_POLICIES">,
+  ): Promise<ActivityResponseOf<{ createPoliciesResult: CreatePoliciesResult }>>;
   /**
    * Update an existing policy.
    *
@@ -470,91 +808,117 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_UPDATE_POLICY`.
    * Policy: resource `POLICY`, action `UPDATE`.
    */
-  updatePolicy: OperationMethod<"updatePolicy">;
+  updatePolicy(
+    input: ActivityInput<UpdatePolicyParameters, "ACTIVITY_TYPE_UPDATE_POLICY_V2">,
+  ): Promise<ActivityResponseOf<{ updatePolicyResultV2: UpdatePolicyResult }>>;
+  /**
+   * `updatePolicy` in the older version `ACTIVITY_TYPE_UPDATE_POLICY`, which `type` names; the result is `activity.result.updatePolicyResult`.
+   */
+  updatePolicy(
+    input: OlderActivityInput<UpdatePolicyV1Parameters, "ACTIVITY_TYPE_UPDATE_POLICY">,
+  ): Promise<ActivityResponseOf<{ updatePolicyResult: UpdatePolicyResult }>>;
   /**
    * Delete an existing policy.
    *
    * Activity `ACTIVITY_TYPE_DELETE_POLICY` at `POST /public/v1/submit/delete_policy`; the result is `activity.result.deletePolicyResult`.
    * Policy: resource `POLICY`, action `DELETE`.
    */
-  deletePolicy: OperationMethod<"deletePolicy">;
+  deletePolicy(
+    input: ActivityInput<DeletePolicyParameters, "ACTIVITY_TYPE_DELETE_POLICY">,
+  ): Promise<ActivityResponseOf<{ deletePolicyResult: DeletePolicyResult }>>;
   /**
    * Delete existing policies.
    *
    * Activity `ACTIVITY_TYPE_DELETE_POLICIES` at `POST /public/v1/submit/delete_policies`; the result is `activity.result.deletePoliciesResult`.
    * Policy: resource `POLICY`, action `DELETE`.
    */
-  deletePolicies: OperationMethod<"deletePolicies">;
+  deletePolicies(
+    input: ActivityInput<DeletePoliciesParameters, "ACTIVITY_TYPE_DELETE_POLICIES">,
+  ): Promise<ActivityResponseOf<{ deletePoliciesResult: DeletePoliciesResult }>>;
   /**
    * Get details about a policy.
    *
    * Query at `POST /public/v1/query/get_policy`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getPolicy: OperationMethod<"getPolicy">;
+  getPolicy(input: GetPolicyRequest): Promise<GetPolicyResponse>;
   /**
    * List all policies within an organization.
    *
    * Query at `POST /public/v1/query/list_policies`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getPolicies: OperationMethod<"getPolicies">;
+  getPolicies(input: GetPoliciesRequest): Promise<GetPoliciesResponse>;
   /**
    * Get the policy evaluations for an activity.
    *
    * Query at `POST /public/v1/query/get_policy_evaluations`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getPolicyEvaluations: OperationMethod<"getPolicyEvaluations">;
+  getPolicyEvaluations(input: GetPolicyEvaluationsRequest): Promise<GetPolicyEvaluationsResponse>;
   /**
    * Approve an activity.
    *
    * Activity `ACTIVITY_TYPE_APPROVE_ACTIVITY` at `POST /public/v1/submit/approve_activity`.
    * Policy: none of its own; the vote counts toward the consensus of the activity it names.
    */
-  approveActivity: OperationMethod<"approveActivity">;
+  approveActivity(
+    input: ActivityInput<ApproveActivityParameters, "ACTIVITY_TYPE_APPROVE_ACTIVITY">,
+  ): Promise<ActivityResponse>;
   /**
    * Reject an activity.
    *
    * Activity `ACTIVITY_TYPE_REJECT_ACTIVITY` at `POST /public/v1/submit/reject_activity`.
    * Policy: none of its own; the vote counts toward the consensus of the activity it names.
    */
-  rejectActivity: OperationMethod<"rejectActivity">;
+  rejectActivity(
+    input: ActivityInput<RejectActivityParameters, "ACTIVITY_TYPE_REJECT_ACTIVITY">,
+  ): Promise<ActivityResponse>;
   /**
    * Set the threshold and members of the root quorum. This activity must be approved by the current root quorum.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_ROOT_QUORUM` at `POST /public/v1/submit/update_root_quorum`; the result is `activity.result.updateRootQuorumResult`.
    * Policy: none; only the root quorum can approve it.
    */
-  updateRootQuorum: OperationMethod<"updateRootQuorum">;
+  updateRootQuorum(
+    input: ActivityInput<UpdateRootQuorumParameters, "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM">,
+  ): Promise<ActivityResponseOf<{ updateRootQuorumResult: UpdateRootQuorumResult }>>;
   /**
    * Authenticate a user with an OIDC token (Oauth).
    *
    * Activity `ACTIVITY_TYPE_OAUTH` at `POST /public/v1/submit/oauth`; the result is `activity.result.oauthResult`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  oauth: OperationMethod<"oauth">;
+  oauth(
+    input: ActivityInput<OauthParameters, "ACTIVITY_TYPE_OAUTH">,
+  ): Promise<ActivityResponseOf<{ oauthResult: OauthResult }>>;
   /**
    * Create a read write session for a user.
    *
    * Activity `ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2` at `POST /public/v1/submit/create_read_write_session`; the result is `activity.result.createReadWriteSessionResultV2`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  createReadWriteSession: OperationMethod<"createReadWriteSession">;
+  createReadWriteSession(
+    input: ActivityInput<CreateReadWriteSessionParameters, "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2">,
+  ): Promise<ActivityResponseOf<{ createReadWriteSessionResultV2: CreateReadWriteSessionResult }>>;
   /**
    * Create a session for a user through stamping client side (API key, wallet client, or passkey client).
    *
    * Activity `ACTIVITY_TYPE_STAMP_LOGIN` at `POST /public/v1/submit/stamp_login`; the result is `activity.result.stampLoginResult`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  stampLogin: OperationMethod<"stampLogin">;
+  stampLogin(
+    input: ActivityInput<StampLoginParameters, "ACTIVITY_TYPE_STAMP_LOGIN">,
+  ): Promise<ActivityResponseOf<{ stampLoginResult: StampLoginResult }>>;
   /**
    * Create an Oauth session for a user.
    *
    * Activity `ACTIVITY_TYPE_OAUTH_LOGIN` at `POST /public/v1/submit/oauth_login`; the result is `activity.result.oauthLoginResult`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  oauthLogin: OperationMethod<"oauthLogin">;
+  oauthLogin(
+    input: ActivityInput<OauthLoginParameters, "ACTIVITY_TYPE_OAUTH_LOGIN">,
+  ): Promise<ActivityResponseOf<{ oauthLoginResult: OauthLoginResult }>>;
   /**
    * Create an OTP session for a user.
    *
@@ -562,14 +926,24 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_OTP_LOGIN`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  otpLogin: OperationMethod<"otpLogin">;
+  otpLogin(
+    input: ActivityInput<OtpLoginParameters, "ACTIVITY_TYPE_OTP_LOGIN_V2">,
+  ): Promise<ActivityResponseOf<{ otpLoginResult: OtpLoginResult }>>;
+  /**
+   * `otpLogin` in the older version `ACTIVITY_TYPE_OTP_LOGIN`, which `type` names; the result is `activity.result.otpLoginResult`.
+   */
+  otpLogin(
+    input: OlderActivityInput<OtpLoginV1Parameters, "ACTIVITY_TYPE_OTP_LOGIN">,
+  ): Promise<ActivityResponseOf<{ otpLoginResult: OtpLoginResult }>>;
   /**
    * Create a read only session for a user (valid for 1 hour).
    *
    * Activity `ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION` at `POST /public/v1/submit/create_read_only_session`; the result is `activity.result.createReadOnlySessionResult`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  createReadOnlySession: OperationMethod<"createReadOnlySession">;
+  createReadOnlySession(
+    input: ActivityInput<CreateReadOnlySessionParameters, "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION">,
+  ): Promise<ActivityResponseOf<{ createReadOnlySessionResult: CreateReadOnlySessionResult }>>;
   /**
    * Initiate a generic OTP activity.
    *
@@ -577,7 +951,21 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_INIT_OTP_V2`, `ACTIVITY_TYPE_INIT_OTP`.
    * Policy: resource `OTP`, action `CREATE`.
    */
-  initOtp: OperationMethod<"initOtp">;
+  initOtp(
+    input: ActivityInput<InitOtpParameters, "ACTIVITY_TYPE_INIT_OTP_V3">,
+  ): Promise<ActivityResponseOf<{ initOtpResultV2: InitOtpResult }>>;
+  /**
+   * `initOtp` in the older version `ACTIVITY_TYPE_INIT_OTP_V2`, which `type` names; the result is `activity.result.initOtpResult`.
+   */
+  initOtp(
+    input: OlderActivityInput<InitOtpParameters, "ACTIVITY_TYPE_INIT_OTP_V2">,
+  ): Promise<ActivityResponseOf<{ initOtpResult: InitOtpResult }>>;
+  /**
+   * `initOtp` in the older version `ACTIVITY_TYPE_INIT_OTP`, which `type` names; the result is `activity.result.initOtpResult`.
+   */
+  initOtp(
+    input: OlderActivityInput<InitOtpV1Parameters, "ACTIVITY_TYPE_INIT_OTP">,
+  ): Promise<ActivityResponseOf<{ initOtpResult: InitOtpResult }>>;
   /**
    * Verify a generic OTP.
    *
@@ -585,7 +973,15 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_VERIFY_OTP`.
    * Policy: resource `OTP`, action `VERIFY`.
    */
-  verifyOtp: OperationMethod<"verifyOtp">;
+  verifyOtp(
+    input: ActivityInput<VerifyOtpParameters, "ACTIVITY_TYPE_VERIFY_OTP_V2">,
+  ): Promise<ActivityResponseOf<{ verifyOtpResult: VerifyOtpResult }>>;
+  /**
+   * `verifyOtp` in the older version `ACTIVITY_TYPE_VERIFY_OTP`, which `type` names; the result is `activity.result.verifyOtpResult`.
+   */
+  verifyOtp(
+    input: OlderActivityInput<VerifyOtpV1Parameters, "ACTIVITY_TYPE_VERIFY_OTP">,
+  ): Promise<ActivityResponseOf<{ verifyOtpResult: VerifyOtpResult }>>;
   /**
    * Initiate an OTP auth activity.
    *
@@ -593,14 +989,30 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_INIT_OTP_AUTH_V2`, `ACTIVITY_TYPE_INIT_OTP_AUTH`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  initOtpAuth: OperationMethod<"initOtpAuth">;
+  initOtpAuth(
+    input: ActivityInput<InitOtpAuthParameters, "ACTIVITY_TYPE_INIT_OTP_AUTH_V3">,
+  ): Promise<ActivityResponseOf<{ initOtpAuthResultV2: InitOtpAuthResult }>>;
+  /**
+   * `initOtpAuth` in the older version `ACTIVITY_TYPE_INIT_OTP_AUTH_V2`, which `type` names; the result is `activity.result.initOtpAuthResultV2`.
+   */
+  initOtpAuth(
+    input: OlderActivityInput<InitOtpAuthV2Parameters, "ACTIVITY_TYPE_INIT_OTP_AUTH_V2">,
+  ): Promise<ActivityResponseOf<{ initOtpAuthResultV2: InitOtpAuthResult }>>;
+  /**
+   * `initOtpAuth` in the older version `ACTIVITY_TYPE_INIT_OTP_AUTH`, which `type` names; the result is `activity.result.initOtpAuthResult`.
+   */
+  initOtpAuth(
+    input: OlderActivityInput<InitOtpAuthV1Parameters, "ACTIVITY_TYPE_INIT_OTP_AUTH">,
+  ): Promise<ActivityResponseOf<{ initOtpAuthResult: InitOtpAuthResult }>>;
   /**
    * Authenticate a user with an OTP code sent via email or SMS.
    *
    * Activity `ACTIVITY_TYPE_OTP_AUTH` at `POST /public/v1/submit/otp_auth`; the result is `activity.result.otpAuthResult`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  otpAuth: OperationMethod<"otpAuth">;
+  otpAuth(
+    input: ActivityInput<OtpAuthParameters, "ACTIVITY_TYPE_OTP_AUTH">,
+  ): Promise<ActivityResponseOf<{ otpAuthResult: OtpAuthResult }>>;
   /**
    * Authenticate a user via email.
    *
@@ -608,131 +1020,171 @@ export interface OperationMethods {
    * Also accepts `type` `ACTIVITY_TYPE_EMAIL_AUTH_V2`.
    * Policy: resource `AUTH`, action `CREATE`.
    */
-  emailAuth: OperationMethod<"emailAuth">;
+  emailAuth(
+    input: ActivityInput<EmailAuthParameters, "ACTIVITY_TYPE_EMAIL_AUTH_V3">,
+  ): Promise<ActivityResponseOf<{ emailAuthResult: EmailAuthResult }>>;
+  /**
+   * `emailAuth` in the older version `ACTIVITY_TYPE_EMAIL_AUTH_V2`, which `type` names; the result is `activity.result.emailAuthResult`.
+   */
+  emailAuth(
+    input: OlderActivityInput<EmailAuthV2Parameters, "ACTIVITY_TYPE_EMAIL_AUTH_V2">,
+  ): Promise<ActivityResponseOf<{ emailAuthResult: EmailAuthResult }>>;
   /**
    * Get all email or phone verified suborg IDs associated given a parent org ID.
    *
    * Query at `POST /public/v1/query/list_verified_suborgs`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getVerifiedSubOrgIds: OperationMethod<"getVerifiedSubOrgIds">;
+  getVerifiedSubOrgIds(input: GetVerifiedSubOrgIdsRequest): Promise<GetVerifiedSubOrgIdsResponse>;
   /**
    * Export a wallet.
    *
    * Activity `ACTIVITY_TYPE_EXPORT_WALLET` at `POST /public/v1/submit/export_wallet`; the result is `activity.result.exportWalletResult`.
    * Policy: resource `WALLET`, action `EXPORT`.
    */
-  exportWallet: OperationMethod<"exportWallet">;
+  exportWallet(
+    input: ActivityInput<ExportWalletParameters, "ACTIVITY_TYPE_EXPORT_WALLET">,
+  ): Promise<ActivityResponseOf<{ exportWalletResult: ExportWalletResult }>>;
   /**
    * Export a wallet account.
    *
    * Activity `ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT` at `POST /public/v1/submit/export_wallet_account`; the result is `activity.result.exportWalletAccountResult`.
    * Policy: resource `WALLET`, action `EXPORT`.
    */
-  exportWalletAccount: OperationMethod<"exportWalletAccount">;
+  exportWalletAccount(
+    input: ActivityInput<ExportWalletAccountParameters, "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT">,
+  ): Promise<ActivityResponseOf<{ exportWalletAccountResult: ExportWalletAccountResult }>>;
   /**
    * Export a private key.
    *
    * Activity `ACTIVITY_TYPE_EXPORT_PRIVATE_KEY` at `POST /public/v1/submit/export_private_key`; the result is `activity.result.exportPrivateKeyResult`.
    * Policy: resource `PRIVATE_KEY`, action `EXPORT`.
    */
-  exportPrivateKey: OperationMethod<"exportPrivateKey">;
+  exportPrivateKey(
+    input: ActivityInput<ExportPrivateKeyParameters, "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY">,
+  ): Promise<ActivityResponseOf<{ exportPrivateKeyResult: ExportPrivateKeyResult }>>;
   /**
    * Initialize a new wallet import.
    *
    * Activity `ACTIVITY_TYPE_INIT_IMPORT_WALLET` at `POST /public/v1/submit/init_import_wallet`; the result is `activity.result.initImportWalletResult`.
    * Policy: resource `WALLET`, action `IMPORT`.
    */
-  initImportWallet: OperationMethod<"initImportWallet">;
+  initImportWallet(
+    input: ActivityInput<InitImportWalletParameters, "ACTIVITY_TYPE_INIT_IMPORT_WALLET">,
+  ): Promise<ActivityResponseOf<{ initImportWalletResult: InitImportWalletResult }>>;
   /**
    * Import a wallet.
    *
    * Activity `ACTIVITY_TYPE_IMPORT_WALLET` at `POST /public/v1/submit/import_wallet`; the result is `activity.result.importWalletResult`.
    * Policy: resource `WALLET`, action `IMPORT`.
    */
-  importWallet: OperationMethod<"importWallet">;
+  importWallet(
+    input: ActivityInput<ImportWalletParameters, "ACTIVITY_TYPE_IMPORT_WALLET">,
+  ): Promise<ActivityResponseOf<{ importWalletResult: ImportWalletResult }>>;
   /**
    * Initialize a new private key import.
    *
    * Activity `ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY` at `POST /public/v1/submit/init_import_private_key`; the result is `activity.result.initImportPrivateKeyResult`.
    * Policy: resource `PRIVATE_KEY`, action `IMPORT`.
    */
-  initImportPrivateKey: OperationMethod<"initImportPrivateKey">;
+  initImportPrivateKey(
+    input: ActivityInput<InitImportPrivateKeyParameters, "ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY">,
+  ): Promise<ActivityResponseOf<{ initImportPrivateKeyResult: InitImportPrivateKeyResult }>>;
   /**
    * Import a private key.
    *
    * Activity `ACTIVITY_TYPE_IMPORT_PRIVATE_KEY` at `POST /public/v1/submit/import_private_key`; the result is `activity.result.importPrivateKeyResult`.
    * Policy: resource `PRIVATE_KEY`, action `IMPORT`.
    */
-  importPrivateKey: OperationMethod<"importPrivateKey">;
+  importPrivateKey(
+    input: ActivityInput<ImportPrivateKeyParameters, "ACTIVITY_TYPE_IMPORT_PRIVATE_KEY">,
+  ): Promise<ActivityResponseOf<{ importPrivateKeyResult: ImportPrivateKeyResult }>>;
   /**
    * Delete wallets for an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_WALLETS` at `POST /public/v1/submit/delete_wallets`; the result is `activity.result.deleteWalletsResult`.
    * Policy: resource `WALLET`, action `DELETE`.
    */
-  deleteWallets: OperationMethod<"deleteWallets">;
+  deleteWallets(
+    input: ActivityInput<DeleteWalletsParameters, "ACTIVITY_TYPE_DELETE_WALLETS">,
+  ): Promise<ActivityResponseOf<{ deleteWalletsResult: DeleteWalletsResult }>>;
   /**
    * Delete wallet accounts for an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS` at `POST /public/v1/submit/delete_wallet_accounts`; the result is `activity.result.deleteWalletAccountsResult`.
    * Policy: resource `WALLET`, action `DELETE`.
    */
-  deleteWalletAccounts: OperationMethod<"deleteWalletAccounts">;
+  deleteWalletAccounts(
+    input: ActivityInput<DeleteWalletAccountsParameters, "ACTIVITY_TYPE_DELETE_WALLET_ACCOUNTS">,
+  ): Promise<ActivityResponseOf<{ deleteWalletAccountsResult: DeleteWalletAccountsResult }>>;
   /**
    * Delete private keys for an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_PRIVATE_KEYS` at `POST /public/v1/submit/delete_private_keys`; the result is `activity.result.deletePrivateKeysResult`.
    * Policy: resource `PRIVATE_KEY`, action `DELETE`.
    */
-  deletePrivateKeys: OperationMethod<"deletePrivateKeys">;
+  deletePrivateKeys(
+    input: ActivityInput<DeletePrivateKeysParameters, "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS">,
+  ): Promise<ActivityResponseOf<{ deletePrivateKeysResult: DeletePrivateKeysResult }>>;
   /**
    * Delete a sub-organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION` at `POST /public/v1/submit/delete_sub_organization`; the result is `activity.result.deleteSubOrganizationResult`.
    * Policy: resource `ORGANIZATION`, action `DELETE`.
    */
-  deleteSubOrganization: OperationMethod<"deleteSubOrganization">;
+  deleteSubOrganization(
+    input: ActivityInput<DeleteSubOrganizationParameters, "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION">,
+  ): Promise<ActivityResponseOf<{ deleteSubOrganizationResult: DeleteSubOrganizationResult }>>;
   /**
    * Set an organization feature. This activity must be approved by the current root quorum.
    *
    * Activity `ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE` at `POST /public/v1/submit/set_organization_feature`; the result is `activity.result.setOrganizationFeatureResult`.
    * Policy: none; only the root quorum can approve it.
    */
-  setOrganizationFeature: OperationMethod<"setOrganizationFeature">;
+  setOrganizationFeature(
+    input: ActivityInput<SetOrganizationFeatureParameters, "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE">,
+  ): Promise<ActivityResponseOf<{ setOrganizationFeatureResult: SetOrganizationFeatureResult }>>;
   /**
    * Remove an organization feature. This activity must be approved by the current root quorum.
    *
    * Activity `ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE` at `POST /public/v1/submit/remove_organization_feature`; the result is `activity.result.removeOrganizationFeatureResult`.
    * Policy: none; only the root quorum can approve it.
    */
-  removeOrganizationFeature: OperationMethod<"removeOrganizationFeature">;
+  removeOrganizationFeature(
+    input: ActivityInput<RemoveOrganizationFeatureParameters, "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE">,
+  ): Promise<ActivityResponseOf<{ removeOrganizationFeatureResult: RemoveOrganizationFeatureResult }>>;
   /**
    * Create a webhook endpoint for an organization.
    *
    * Activity `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` at `POST /public/v1/submit/create_webhook_endpoint`; the result is `activity.result.createWebhookEndpointResult`.
    * Policy: resource `WEBHOOK_ENDPOINT`, action `CREATE`.
    */
-  createWebhookEndpoint: OperationMethod<"createWebhookEndpoint">;
+  createWebhookEndpoint(
+    input: ActivityInput<CreateWebhookEndpointParameters, "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT">,
+  ): Promise<ActivityResponseOf<{ createWebhookEndpointResult: CreateWebhookEndpointResult }>>;
   /**
    * Update a webhook endpoint for an organization.
    *
    * Activity `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT` at `POST /public/v1/submit/update_webhook_endpoint`; the result is `activity.result.updateWebhookEndpointResult`.
    * Policy: resource `WEBHOOK_ENDPOINT`, action `UPDATE`.
    */
-  updateWebhookEndpoint: OperationMethod<"updateWebhookEndpoint">;
+  updateWebhookEndpoint(
+    input: ActivityInput<UpdateWebhookEndpointParameters, "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT">,
+  ): Promise<ActivityResponseOf<{ updateWebhookEndpointResult: UpdateWebhookEndpointResult }>>;
   /**
    * Delete a webhook endpoint for an organization.
    *
    * Activity `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT` at `POST /public/v1/submit/delete_webhook_endpoint`; the result is `activity.result.deleteWebhookEndpointResult`.
    * Policy: resource `WEBHOOK_ENDPOINT`, action `DELETE`.
    */
-  deleteWebhookEndpoint: OperationMethod<"deleteWebhookEndpoint">;
+  deleteWebhookEndpoint(
+    input: ActivityInput<DeleteWebhookEndpointParameters, "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT">,
+  ): Promise<ActivityResponseOf<{ deleteWebhookEndpointResult: DeleteWebhookEndpointResult }>>;
   /**
    * List webhook endpoints within an organization.
    *
    * Query at `POST /public/v1/query/list_webhook_endpoints`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  listWebhookEndpoints: OperationMethod<"listWebhookEndpoints">;
+  listWebhookEndpoints(input: ListWebhookEndpointsRequest): Promise<ListWebhookEndpointsResponse>;
 }
