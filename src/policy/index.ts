@@ -62,6 +62,7 @@ export type {
   RootQuorum,
 } from "./types.js";
 export {
+  type PolicyExpressionWarning,
   type PolicyExpressions,
   type ValidatePolicyExpressionsOptions,
   validatePolicyExpressions,

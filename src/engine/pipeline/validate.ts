@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { invalidArgument } from "../../common/errors.js";
 import type { AnySchema } from "../../contract/operation.js";
-import { closeMatches } from "./close-matches.js";
+import { closeMatches } from "../../common/close-matches.js";
 
 function pathOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   let path = prefix;
