@@ -82,7 +82,13 @@ export function validatePolicyExpressions(
         { cause: error },
       );
     }
-    for (const warning of found) warnings.push({ field: pathOf(field), ...warning });
+    // One warning per message: a keyword read in several places is one thing to fix.
+    const messages = new Set<string>();
+    for (const warning of found) {
+      if (messages.has(warning.message)) continue;
+      messages.add(warning.message);
+      warnings.push({ field: pathOf(field), ...warning });
+    }
   }
   return warnings;
 }
