@@ -53,7 +53,9 @@ const solanaParsedInstruction = struct({
   named_accounts: open,
   named_account: {
     shape: open,
-    warning: "custodian shows an instruction's named accounts as 'named_accounts' (docs/spec/policy-language.md §1, 7)",
+    warning:
+      "custodian shows an instruction's named accounts as 'named_accounts' (docs/spec/policy-language.md, " +
+      "decision 17), so 'named_account' errors when evaluated",
   },
   program_call_args: open,
 });

@@ -62,8 +62,8 @@ export type {
   RootQuorum,
 } from "./types.js";
 export {
-  type PolicyExpressionWarning,
   type PolicyExpressions,
+  type PolicyExpressionWarning,
   type ValidatePolicyExpressionsOptions,
   validatePolicyExpressions,
 } from "./validate.js";

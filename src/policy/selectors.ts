@@ -13,8 +13,8 @@
 
 import { type CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { checkIdentifiers } from "./analysis.js";
-import { checkFields } from "./field-check.js";
 import type { PolicyErrorReason } from "./expression-errors.js";
+import { checkFields } from "./field-check.js";
 import { parseExpression } from "./parser.js";
 
 /** The selector operators (swagger `v1Operator`), declared once for the schemas and the translation. */
