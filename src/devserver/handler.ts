@@ -49,7 +49,8 @@ function parseJson(text: string | undefined): Record<string, unknown> | undefine
 async function decisionOf(engine: CustodyEngine, activityId: string): Promise<Partial<RequestRecord>> {
   const explanation = await engine.explainActivity(activityId).catch(() => undefined);
   if (explanation === undefined) return {};
-  const out: Partial<RequestRecord> = {};
+  // A denial's answer carries no activity, so its status comes from here.
+  const out: Partial<RequestRecord> = { activityStatus: explanation.status };
   const latest = explanation.decisions.at(-1);
   if (latest !== undefined && latest.outcome !== "ALLOW") {
     if (latest.decidingPolicy !== undefined) {
@@ -78,7 +79,8 @@ export function createDevServerHandler(options: {
       if (served === undefined) return {};
       const activity = activityOf(served.body, served.response);
       if (activity.activityId === undefined || !path.startsWith(SUBMIT_PREFIX)) return activity;
-      return { ...activity, ...(await decisionOf(engine, activity.activityId)) };
+      // The answered activity's own members win over the explanation's.
+      return { ...(await decisionOf(engine, activity.activityId)), ...activity };
     }
     for (const route of routes) if (await route(req, res, path)) return {};
     res.writeHead(404, { "content-type": "application/json" });
