@@ -6,13 +6,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { isCustodyError } from "../common/errors.js";
 import { DATA_FILES, readCredentials } from "../devserver/data-directory.js";
 import { readOnly } from "../devserver/read-only-store.js";
 import { CustodyEngine } from "../engine/engine.js";
 import { FileStore } from "../storage/file/index.js";
+import { parseFlags } from "./parse-flags.js";
 
 export const INSPECT_USAGE = `usage: custodian inspect [--data ./.custodian] [--activities 10]
 
@@ -71,15 +71,17 @@ async function openReadOnly(storeDirectory: string): Promise<FileStore> {
 }
 
 export async function inspect(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: "string", default: "./.custodian" },
-      activities: { type: "string", default: "10" },
-      help: { type: "boolean", short: "h", default: false },
+  const { values } = parseFlags(
+    {
+      args: argv,
+      options: {
+        data: { type: "string", default: "./.custodian" },
+        activities: { type: "string", default: "10" },
+        help: { type: "boolean", short: "h", default: false },
+      },
     },
-    strict: true,
-  });
+    "inspect",
+  );
   if (values.help) {
     process.stdout.write(INSPECT_USAGE);
     return;

@@ -5,11 +5,11 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { CustodyError, isCustodyError } from "../common/errors.js";
 import { keywordsRead } from "../policy/analysis.js";
 import { validatePolicyExpressions } from "../policy/index.js";
 import { parseExpression } from "../policy/parser.js";
+import { parseFlags } from "./parse-flags.js";
 import { UsageError } from "./usage-error.js";
 
 export const POLICY_USAGE = `usage: custodian policy check FILE
@@ -17,8 +17,10 @@ export const POLICY_USAGE = `usage: custodian policy check FILE
 FILE holds one policy as create_policy takes it ({ "policyName", "effect", "condition", "consensus" }),
 an array of them, or { "policies": [...] } as get_policies returns them. Each policy is parsed and
 checked as the server checks it when the policy is written, then explained: when it applies, whose
-approval it needs, and which keywords it reads. An error names the expression and the character at fault.
-Exits 1 when a policy is refused.
+approval it needs, and which keywords it reads. An error names the expression and the character at fault,
+and for a field its keyword does not have (eth.tx.recipient), the closest one. A warning names what is
+stored but does not work as written: a mixed-case address compared with an eth value (they are lower
+case, so it never matches), a keyword custodian never fills. Exits 1 when a policy is refused.
 
   -h, --help  this text
 `;
@@ -88,8 +90,19 @@ function checkPolicy(policy: PolicyInput, index: number): { lines: string[]; ok:
     }
     const condition = optionalString(policy.condition, "condition");
     const consensus = optionalString(policy.consensus, "consensus");
-    validatePolicyExpressions({ condition, consensus }, { fields: { condition: "condition", consensus: "consensus" } });
-    return { lines: [`policy ${name} (${effect}): valid`, ...explain(effect, condition, consensus)], ok: true };
+    const warnings = validatePolicyExpressions(
+      { condition, consensus },
+      { fields: { condition: "condition", consensus: "consensus" } },
+    );
+    const warned = warnings.flatMap((warning) => {
+      const source = warning.field === "condition" ? condition : consensus;
+      return [`  warning       ${warning.field}: ${warning.message}`, ...pointAt(source ?? "", warning.position)];
+    });
+    const verdict = warnings.length === 0 ? "valid" : "valid, with warnings";
+    return {
+      lines: [`policy ${name} (${effect}): ${verdict}`, ...explain(effect, condition, consensus), ...warned],
+      ok: true,
+    };
   } catch (error) {
     if (!isCustodyError(error)) throw error;
     const field = error.details.field;
@@ -114,12 +127,14 @@ export async function policyCommand(argv: string[]): Promise<void> {
   if (subcommand !== "check") {
     throw new UsageError(`unknown policy command "${subcommand}"; the one there is: custodian policy check FILE`);
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: { help: { type: "boolean", short: "h", default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
+  const { values, positionals } = parseFlags(
+    {
+      args: rest,
+      options: { help: { type: "boolean", short: "h", default: false } },
+      allowPositionals: true,
+    },
+    "policy check",
+  );
   if (values.help) {
     process.stdout.write(POLICY_USAGE);
     return;

@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { p256 } from "@noble/curves/nist.js";
 import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
 import { createAuthProxyHandler } from "../auth-proxy/proxy.js";
@@ -33,6 +32,7 @@ import { MemoryOutbox } from "../messages/outbox.js";
 import { createSeededRandom } from "../model/random.js";
 import type { AvailabilityChange } from "../storage/postgres/index.js";
 import { isStoreUnavailable } from "../storage/store.js";
+import { parseFlags } from "./parse-flags.js";
 import { allowedOriginsOf, rateLimitsOf } from "./proxy-flags.js";
 
 export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
@@ -238,37 +238,39 @@ async function startEngine(
 }
 
 export async function serve(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      host: { type: "string", default: "127.0.0.1" },
-      port: { type: "string", default: "8080" },
-      data: { type: "string", default: "./.custodian" },
-      memory: { type: "boolean", default: false },
-      reset: { type: "boolean", default: false },
-      seed: { type: "string" },
-      "root-public-key": { type: "string" },
-      quiet: { type: "boolean", default: false },
-      "log-format": { type: "string", default: "pretty" },
-      "rp-id": { type: "string", default: "localhost" },
-      origin: { type: "string", multiple: true, default: ["http://localhost"] },
-      "oidc-issuer": { type: "string", multiple: true, default: [] },
-      "allow-insecure-webhooks": { type: "boolean", default: false },
-      "console-remote": { type: "boolean", default: false },
-      "request-lifetime": { type: "string", default: "1h" },
-      postgres: { type: "string" },
-      "postgres-schema": { type: "string", default: "custodian" },
-      "headers-timeout-ms": { type: "string", default: "10000" },
-      "request-timeout-ms": { type: "string", default: "30000" },
-      rpc: { type: "string", multiple: true, default: [] },
-      "signer-threads": { type: "string" },
-      "signer-thread-nice": { type: "string" },
-      "proxy-origin": { type: "string", multiple: true, default: [] },
-      "proxy-limit": { type: "string", multiple: true, default: [] },
-      help: { type: "boolean", short: "h", default: false },
+  const { values } = parseFlags(
+    {
+      args: argv,
+      options: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { type: "string", default: "8080" },
+        data: { type: "string", default: "./.custodian" },
+        memory: { type: "boolean", default: false },
+        reset: { type: "boolean", default: false },
+        seed: { type: "string" },
+        "root-public-key": { type: "string" },
+        quiet: { type: "boolean", default: false },
+        "log-format": { type: "string", default: "pretty" },
+        "rp-id": { type: "string", default: "localhost" },
+        origin: { type: "string", multiple: true, default: ["http://localhost"] },
+        "oidc-issuer": { type: "string", multiple: true, default: [] },
+        "allow-insecure-webhooks": { type: "boolean", default: false },
+        "console-remote": { type: "boolean", default: false },
+        "request-lifetime": { type: "string", default: "1h" },
+        postgres: { type: "string" },
+        "postgres-schema": { type: "string", default: "custodian" },
+        "headers-timeout-ms": { type: "string", default: "10000" },
+        "request-timeout-ms": { type: "string", default: "30000" },
+        rpc: { type: "string", multiple: true, default: [] },
+        "signer-threads": { type: "string" },
+        "signer-thread-nice": { type: "string" },
+        "proxy-origin": { type: "string", multiple: true, default: [] },
+        "proxy-limit": { type: "string", multiple: true, default: [] },
+        help: { type: "boolean", short: "h", default: false },
+      },
     },
-    strict: true,
-  });
+    "serve",
+  );
   if (values.help) {
     process.stdout.write(SERVE_USAGE);
     return;

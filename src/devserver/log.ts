@@ -28,6 +28,16 @@ export interface RequestRecord {
   activityId?: string;
   /** That activity's status (`ACTIVITY_STATUS_COMPLETED`, ...). */
   activityStatus?: string;
+  /** The policy whose decision this answer is: the deny that applied, the allow waiting for approvals, ... */
+  policyId?: string;
+  /** That policy's name. */
+  policyName?: string;
+  /** Why the activity was denied or waits, in one short phrase. */
+  reason?: string;
+  /** Policies that failed to evaluate, each as `policy "name" (id) failed in its condition: ...`. */
+  policyErrors?: string[];
+  /** What the policies an activity wrote do not do as meant (a mixed-case address never matches, ...). */
+  notes?: string[];
 }
 
 /**
@@ -83,7 +93,16 @@ function prettyLine(record: Record<string, unknown>, paint: Paint): string {
       );
     }
     if (request.activityId) parts.push(paint("dim", request.activityId));
-    return `${parts.join(" ")}\n`;
+    const policy =
+      request.policyId === undefined
+        ? ""
+        : `policy ${request.policyName === undefined ? "" : `"${request.policyName}" `}(${request.policyId}): `;
+    if (request.reason) parts.push(`${policy}${request.reason}`);
+    const extra = [
+      ...(request.policyErrors ?? []).map((line) => paint("red", `  error: ${line}`)),
+      ...(request.notes ?? []).map((line) => paint("yellow", `  warning: ${line}`)),
+    ];
+    return `${[parts.join(" "), ...extra].join("\n")}\n`;
   }
   const level =
     typeof record.level === "number" && record.level >= 50 ? "ERROR" : record.level === 40 ? "WARN" : "INFO";

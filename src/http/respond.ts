@@ -42,6 +42,11 @@ export interface AdapterResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * The error the body answers, for the host's log: in-process its details say more than the wire may (a
+   * denial's name the activity and the deciding policies). Never sent.
+   */
+  error?: CustodyError;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -63,7 +68,9 @@ function errorResponse(
   status = error.httpStatus,
   extra: Record<string, string> = {},
 ): AdapterResponse {
-  return json(status, error.toRpcStatus(), extra);
+  const response = json(status, error.toRpcStatus(), extra);
+  response.error = error;
+  return response;
 }
 
 function corsHeaders(request: AdapterRequest, options: HttpAdapterOptions): Record<string, string> | undefined {

@@ -63,6 +63,7 @@ export type {
 } from "./types.js";
 export {
   type PolicyExpressions,
+  type PolicyExpressionWarning,
   type ValidatePolicyExpressionsOptions,
   validatePolicyExpressions,
 } from "./validate.js";

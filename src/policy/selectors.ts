@@ -14,6 +14,7 @@
 import { type CustodyError, invalidArgument, isCustodyError } from "../common/errors.js";
 import { checkIdentifiers } from "./analysis.js";
 import type { PolicyErrorReason } from "./expression-errors.js";
+import { checkFields } from "./field-check.js";
 import { parseExpression } from "./parser.js";
 
 /** The selector operators (swagger `v1Operator`), declared once for the schemas and the translation. */
@@ -141,6 +142,12 @@ function keywordPath(subject: unknown, path: string): string {
   } catch (error) {
     if (!isCustodyError(error)) throw error;
     throw invalidSelector(`a selector subject must start with a condition keyword: ${error.message}`, path);
+  }
+  try {
+    checkFields(expr, []);
+  } catch (error) {
+    if (!isCustodyError(error)) throw error;
+    throw invalidSelector(`a selector subject must name a field of its keyword: ${error.message}`, path);
   }
   return subject.trim();
 }

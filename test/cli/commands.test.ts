@@ -44,10 +44,24 @@ describe("custodian", () => {
     expect(run.stderr).toContain("serve, inspect, policy");
   });
 
-  it("refuses an unknown option of a command with exit code 2", async () => {
+  it("refuses an unknown option of a command with exit code 2, naming the closest one", async () => {
     const run = await runCli(["serve", "--prot", "0"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("--prot");
+    expect(run.stderr).toBe(
+      "custodian: unknown option --prot; did you mean --port? (custodian serve --help lists them)\n",
+    );
+  });
+
+  it.each([
+    [["serve", "--log-formt=json"], "unknown option --log-formt; did you mean --log-format?"],
+    [["serve", "--postgress", "postgres://x"], "unknown option --postgress; did you mean --postgres?"],
+    [["inspect", "--activites", "3"], "unknown option --activites; did you mean --activities?"],
+    [["policy", "check", "--hlep"], "unknown option --hlep; did you mean --help?"],
+    [["serve", "--zzzzzzzzzz"], "unknown option --zzzzzzzzzz (custodian serve --help lists them)"],
+  ])("answers %j with the closest flag, if any", async (args, expected) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(expected);
   });
 });
 
@@ -92,6 +106,27 @@ describe("custodian policy check", () => {
     expect(lines[typo + 2]).toMatch(/^ {4} *\^ \(character \d+\)$/);
     expect(run.stdout).toMatch(/policy "wrong field": refused: condition: .*approvers/);
     expect(run.stdout).toContain('policy "no effect": refused: effect: expected EFFECT_ALLOW or EFFECT_DENY');
+  });
+
+  it("refuses a field its keyword does not have, naming the closest, and warns of a checksummed eth address", async () => {
+    const address = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+    const file = policyFile([
+      { policyName: "treasury", effect: "EFFECT_ALLOW", condition: "eth.tx.recipient == '0xabc'" },
+      { policyName: "usdc", effect: "EFFECT_ALLOW", condition: `eth.tx.to == '${address}'` },
+    ]);
+    const run = await runCli(["policy", "check", file]);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split("\n");
+    const refused = lines.findIndex((line) =>
+      line.startsWith("policy \"treasury\": refused: condition: eth.tx has no field 'recipient' (did you mean 'to'?)"),
+    );
+    expect(refused).toBeGreaterThan(-1);
+    expect(lines[refused + 2]).toBe(`    ${" ".repeat(7)}^ (character 7)`);
+    expect(lines).toContain('policy "usdc" (EFFECT_ALLOW): valid, with warnings');
+    expect(run.stdout).toContain(
+      `  warning       condition: the address '${address}' is not lower case, and eth values are, so it never ` +
+        `matches; write '${address.toLowerCase()}'`,
+    );
   });
 
   it("names a file that is not JSON", async () => {

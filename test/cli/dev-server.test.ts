@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Turnkey } from "@turnkey/sdk-server";
 import { describe, expect, it } from "vitest";
 import { type DevCredentials, startDevServer } from "../support/dev-server.js";
+import { p256KeyPair } from "../support/engine.js";
 
 function dataDirectory(): string {
   return mkdtempSync(join(tmpdir(), "custodian-dev-"));
@@ -66,6 +67,90 @@ describe("the dev server's request log", () => {
     await outputMatching(server.output, /POST \/public\/v1\/query\/whoami 400 \d+ms$/m);
     expect(server.output()).not.toContain(ESC);
     expect(server.output()).not.toContain(credentials.apiPrivateKey);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it("names, for a denial and for a pending approval, the activity, the deciding policy and why; and the errors and warnings of policies", async () => {
+    const data = dataDirectory();
+    const server = startDevServer(["--port", "0", "--data", data, "--memory"]);
+    await server.ready;
+    const credentials = credentialsIn(join(data, "memory-root-api-key.json"));
+    const root = clientOf(credentials);
+    const agentKey = p256KeyPair();
+    const { userIds } = await root.createUsers({
+      users: [
+        {
+          userName: "agent",
+          apiKeys: [{ apiKeyName: "agent", publicKey: agentKey.publicKey, curveType: "API_KEY_CURVE_P256" }],
+          authenticators: [],
+          oauthProviders: [],
+          userTags: [],
+        },
+      ],
+    });
+    const agent = clientOf({ ...credentials, apiPublicKey: agentKey.publicKey, apiPrivateKey: agentKey.privateKey });
+    const checksummed = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+    const { policyId: denyId } = await root.createPolicy({
+      policyName: "no wallets for the agent",
+      effect: "EFFECT_DENY",
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_WALLET'",
+      consensus: `approvers.any(user, user.id == '${userIds[0]}')`,
+      notes: "",
+    });
+    // A wallet being created has no `wallet` keyword: this condition errors whenever it is evaluated.
+    const { policyId: brokenId } = await root.createPolicy({
+      policyName: "broken",
+      effect: "EFFECT_ALLOW",
+      condition: "wallet.label == 'treasury'",
+      notes: "",
+    });
+    const { policyId: twoId } = await root.createPolicy({
+      policyName: "keys need two",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2'",
+      consensus: "approvers.count() >= 2",
+      notes: "",
+    });
+    await root.createPolicy({
+      policyName: "sends to USDC",
+      effect: "EFFECT_ALLOW",
+      condition: `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${checksummed}'`,
+      notes: "",
+    });
+
+    const warned = await outputMatching(
+      server.output,
+      /^ {2}warning: parameters\.condition \(character \d+\): the address '0xA0b8.*$/m,
+    );
+    expect(warned[0]).toContain(`write '${checksummed.toLowerCase()}'`);
+
+    const denied = await agent.createWallet({ walletName: "w", accounts: [ETHEREUM_ACCOUNT] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(denied).toBeDefined();
+    const deniedLine = await outputMatching(
+      server.output,
+      /^.*POST \/public\/v1\/submit\/create_wallet 403 .*(?:\n {2}error: .*)*$/m,
+    );
+    expect(deniedLine[0]).toMatch(
+      new RegExp(
+        `403 \\d+ms ACTIVITY_TYPE_CREATE_WALLET FAILED [0-9a-f-]{36} policy "no wallets for the agent" \\(${denyId}\\): a deny policy applies`,
+      ),
+    );
+    expect(deniedLine[0]).toContain(`\n  error: policy "broken" (${brokenId}) failed in its condition: `);
+
+    const { activity } = await agent.createPrivateKeys({
+      privateKeys: [{ privateKeyName: "k", curve: "CURVE_SECP256K1", addressFormats: [], privateKeyTags: [] }],
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const pendingLine = await outputMatching(server.output, /^.*POST \/public\/v1\/submit\/create_private_keys .*$/m);
+    expect(pendingLine[0]).toMatch(
+      new RegExp(
+        `200 \\d+ms ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2 CONSENSUS_NEEDED ${activity.id} ` +
+          `policy "keys need two" \\(${twoId}\\): needs approvals: approvers\\.count\\(\\) >= 2$`,
+      ),
+    );
     expect(await server.stop()).toBe(0);
   });
 

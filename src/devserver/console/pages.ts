@@ -253,6 +253,7 @@ export async function activityPage(sources: ConsoleSources, activityId: string):
 <h2>Votes</h2>${table(["user", "selection", "at"], votes, "no votes")}
 <h2>Intent</h2><pre>${JSON.stringify(activity.intent, null, 2)}</pre>
 <h2>Result</h2><pre>${JSON.stringify(activity.result, null, 2)}</pre>
+${explanation.notes.length > 0 ? html`<h2>Warnings</h2><ul class="warnings">${explanation.notes.map((note) => html`<li>${note}</li>`)}</ul>` : ""}
 ${activity.failure ? html`<h2>Failure</h2><pre>${JSON.stringify(activity.failure, null, 2)}</pre>` : ""}
 <h2>Webhook deliveries</h2>${table(["queued", "event", "activity", "endpoint", "status", "attempts", "last error"], deliveryRows(deliveries), "no webhook deliveries")}`,
   );

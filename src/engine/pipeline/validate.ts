@@ -5,9 +5,9 @@
  * @module
  */
 import * as v from "valibot";
+import { closeMatches } from "../../common/close-matches.js";
 import { invalidArgument } from "../../common/errors.js";
 import type { AnySchema } from "../../contract/operation.js";
-import { closeMatches } from "./close-matches.js";
 
 function pathOf(issue: v.BaseIssue<unknown>, prefix: string): string {
   let path = prefix;

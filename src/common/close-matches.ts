@@ -20,10 +20,18 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
+ * Longest value compared: the work is the product of the lengths, and a name longer than this is no
+ * mistyped keyword, flag or enum value.
+ */
+const MAX_COMPARED_LENGTH = 128;
+
+/**
  * Up to `limit` of `candidates` closest to `value` (case-insensitive), nearest first: those within two
  * edits of the nearest, and none so far that it would not help (more than a third of the value's length).
+ * None for a value longer than 128 characters.
  */
 export function closeMatches(value: string, candidates: readonly string[], limit = 3): string[] {
+  if (value.length > MAX_COMPARED_LENGTH || candidates.length === 0) return [];
   const wanted = value.toUpperCase();
   const scored = candidates.map((candidate) => ({
     candidate,
