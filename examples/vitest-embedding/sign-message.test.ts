@@ -1,6 +1,6 @@
 import { Turnkey } from "@turnkey/sdk-server";
 import { createAccount } from "@turnkey/viem";
-import { createTestOrganization } from "custodian/testing";
+import { createTestOrganization, ETHEREUM_ACCOUNT } from "custodian/testing";
 import { recoverMessageAddress, serializeSignature } from "viem";
 import { afterAll, expect, it, vi } from "vitest";
 
@@ -9,21 +9,16 @@ vi.stubGlobal("fetch", org.fetch); // @turnkey/sdk-server sends through the glob
 afterAll(() => org.close());
 
 it("signs a message for a non-root user once the root user approves it", async () => {
-  const account = {
-    curve: "CURVE_SECP256K1",
-    pathFormat: "PATH_FORMAT_BIP32",
-    path: "m/44'/60'/0'/0/0",
-    addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-  } as const;
   const root = new Turnkey(org.turnkeyConfig).apiClient();
-  const [signWith] = (await root.createWallet({ walletName: "w", accounts: [account] })).addresses as [string];
+  const [signWith] = (await root.createWallet({ walletName: "w", accounts: [ETHEREUM_ACCOUNT] })).addresses as [string];
   const agent = await org.createUser({
     name: "agent", // not root: the root quorum settles the root user's requests before any policy is read
     policies: [{ effect: "EFFECT_ALLOW", condition: "activity.action == 'SIGN'", consensus: "approvers.count() >= 2" }],
   });
   const client = new Turnkey(agent.turnkeyConfig).apiClient(); // polls every 10 ms, not every second
   const signer = await createAccount({ client: client as never, organizationId: org.organizationId, signWith });
-  const pending = await signer.signMessage({ message: "hi" }).catch((error: unknown) => error); // needs consensus
+  const pending = await signer.signMessage({ message: "hi" }).catch((error: unknown) => error);
+  expect(pending).toMatchObject({ name: "TurnkeyConsensusNeededError" }); // the policy wants a second approver
   const approved = await org.approve(pending); // as the root user; `org.approve(pending, user)` for another voter
   const { r, s, v } = approved.result!.signRawPayloadResult as { r: string; s: string; v: string };
   const signature = serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) });

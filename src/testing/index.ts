@@ -11,6 +11,7 @@
  *
  * @module custodian/testing
  */
+export { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT, type WalletAccountPreset } from "./accounts.js";
 export { type ApiKeyPair, generateApiKeyPair, type Stamp, stampWithApiKey } from "./api-keys.js";
 export { activityOf, type Voter } from "./approvals.js";
 export { createInProcessFetch, type FetchFunction, installGlobalFetch } from "./in-process-fetch.js";

@@ -55,6 +55,8 @@ export interface TestOrganizationOptions {
   organizationName?: string;
   /** Default `"root"`. */
   rootUserName?: string;
+  /** The root user's email (for email log-in and recovery flows). Default: none. */
+  rootUserEmail?: string;
   /** The origin the in-process `fetch` answers. Default {@link DEFAULT_TEST_BASE_URL}. Not with `listen`. */
   baseUrl?: string;
   /**
@@ -169,6 +171,7 @@ export async function createTestOrganization(options: TestOrganizationOptions = 
     rootUsers: [
       {
         userName: options.rootUserName ?? "root",
+        ...(options.rootUserEmail === undefined ? {} : { userEmail: options.rootUserEmail }),
         apiKeys: [{ apiKeyName: "root", publicKey: apiKey.apiPublicKey, curveType: "API_KEY_CURVE_P256" }],
       },
     ],

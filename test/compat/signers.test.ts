@@ -25,6 +25,7 @@ import {
 import { mainnet } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 import { type ApiKeyPair, engineWithOrganization } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
 
@@ -55,12 +56,7 @@ beforeAll(async () => {
     parameters: {
       walletName: "Signers",
       accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
+        ETHEREUM_ACCOUNT,
         {
           curve: "CURVE_ED25519",
           pathFormat: "PATH_FORMAT_BIP32",

@@ -3,7 +3,9 @@
  * members, each holding a P-256 API key, created through the engine's own operations.
  */
 import { expect } from "vitest";
-import { type CustodyEngine, type CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import type { CustodyEngine, CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { custodyRejection } from "./custody-error.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "./engine.js";
 
 export interface Member {
@@ -67,27 +69,13 @@ export async function addPolicy(
 export function walletParameters(walletName: string) {
   return {
     walletName,
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1" as const,
-        pathFormat: "PATH_FORMAT_BIP32" as const,
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
-      },
-    ],
+    accounts: [ETHEREUM_ACCOUNT],
   };
 }
 
 /** Awaits a refusal and checks its code (and reason, when given). */
 export async function refusal(promise: Promise<unknown>, code: string, reason?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  const custody = error as CustodyError;
+  const custody = await custodyRejection(promise);
   expect(custody.code, custody.message).toBe(code);
   if (reason !== undefined) expect(custody.details.reason, custody.message).toBe(reason);
   return custody;

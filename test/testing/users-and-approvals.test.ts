@@ -12,17 +12,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   activityOf,
   createTestOrganization,
+  ETHEREUM_ACCOUNT,
   TEST_ACTIVITY_POLLER,
   type TestOrganization,
 } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 
-const ethAccount = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-} as const;
 const BLOCKED = "0x000000000000000000000000000000000000dead";
 const PAYEE = "0x1111111111111111111111111111111111111111";
 const SIGN = "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'";
@@ -44,7 +39,7 @@ async function organization(options: Parameters<typeof createTestOrganization>[0
 async function walletAddress(org: TestOrganization): Promise<string> {
   const { activity } = await org.root.createWallet({
     organizationId: org.organizationId,
-    parameters: { walletName: "treasury", accounts: [ethAccount] },
+    parameters: { walletName: "treasury", accounts: [ETHEREUM_ACCOUNT] },
   });
   return (activity.result!.createWalletResult as { addresses: string[] }).addresses[0] as string;
 }
@@ -74,7 +69,7 @@ describe("listen: true", () => {
       type: "ACTIVITY_TYPE_CREATE_WALLET",
       timestampMs: String(Date.now()),
       organizationId: org.organizationId,
-      parameters: { walletName: "over the port", accounts: [ethAccount] },
+      parameters: { walletName: "over the port", accounts: [ETHEREUM_ACCOUNT] },
     });
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
   });
