@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { hashMessage, recoverAddress, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
-import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 
@@ -19,12 +19,7 @@ async function setup() {
       walletName: "Signing",
       accounts: [
         ETHEREUM_ACCOUNT,
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
+        SOLANA_ACCOUNT,
         {
           curve: "CURVE_SECP256K1",
           pathFormat: "PATH_FORMAT_BIP32",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ADDRESS_FORMAT_SPECS, type HdCurve, SUPPORTED_ADDRESS_FORMATS } from "../../src/crypto/addresses/index.js";
 import { hexToBytes } from "../../src/crypto/bytes.js";
 import type { CustodyEngine } from "../../src/index.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { LIBRARY_CHECKS, type LibraryCheck } from "../crypto/addresses/library-checks.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
@@ -52,12 +53,7 @@ describe("wallets", () => {
     const { root, organizationId } = await engineWithOrganization();
     const { walletId, addresses } = await newWallet(root, organizationId, "Main", [
       eth("m/44'/60'/0'/0/0"),
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
+      SOLANA_ACCOUNT,
     ]);
     expect(addresses).toHaveLength(2);
     expect(addresses[0]).toMatch(/^0x[0-9a-fA-F]{40}$/);
