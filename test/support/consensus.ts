@@ -3,7 +3,7 @@
  * members, each holding a P-256 API key, created through the engine's own operations.
  */
 import { expect } from "vitest";
-import type { CustodyEngine, CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import { CustodyEngine, type CustodyEngineOptions, type CustodyError } from "../../src/index.js";
 import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 import { custodyRejection } from "./custody-error.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "./engine.js";
@@ -41,6 +41,28 @@ export async function organizationWithMembers<const N extends string>(
     names.map((name, i) => [name, { userId: userIds[i]!, key: keys[i]!, as: engine.as({ userId: userIds[i]! }) }]),
   ) as Record<N, Member>;
   return { ...fixture, members };
+}
+
+/**
+ * An organization whose two root users, "a" and "b", must both approve (root quorum 2 of 2), on `engine` (default
+ * a new one): the root quorum preset the kit's single root user does not give.
+ */
+export async function twoOfTwoRootQuorum(engine: CustodyEngine = new CustodyEngine()) {
+  const key = () => [{ apiKeyName: "k", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" as const }];
+  const { organizationId, rootUserIds } = await engine.createOrganization({
+    organizationName: "Co-signed",
+    rootUsers: [
+      { userName: "a", apiKeys: key() },
+      { userName: "b", apiKeys: key() },
+    ],
+    rootQuorumThreshold: 2,
+  });
+  return {
+    engine,
+    organizationId,
+    a: engine.as({ userId: rootUserIds[0] as string }),
+    b: engine.as({ userId: rootUserIds[1] as string }),
+  };
 }
 
 /** Creates a user tag on `userIds` (as the root user) and returns its id. */
