@@ -1,27 +1,26 @@
 import { Turnkey } from "@turnkey/sdk-server";
 import { createAccount } from "@turnkey/viem";
-import { createTestOrganization } from "custodian/testing";
-import { recoverMessageAddress } from "viem";
+import { createTestOrganization, ETHEREUM_ACCOUNT } from "custodian/testing";
+import { recoverMessageAddress, serializeSignature } from "viem";
 import { afterAll, expect, it, vi } from "vitest";
 
 const org = await createTestOrganization(); // a real engine in-process: an organization, a root user, its API key
 vi.stubGlobal("fetch", org.fetch); // @turnkey/sdk-server sends through the global fetch: now to custodian
-const client = new Turnkey(org.turnkeyConfig).apiClient();
 afterAll(() => org.close());
 
-it("signs a message that viem recovers to the wallet's address", async () => {
-  const account = {
-    curve: "CURVE_SECP256K1",
-    pathFormat: "PATH_FORMAT_BIP32",
-    path: "m/44'/60'/0'/0/0",
-    addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-  } as const;
-  const { addresses } = await client.createWallet({ walletName: "w", accounts: [account] });
-  const signer = await createAccount({
-    client: client as never,
-    organizationId: org.organizationId,
-    signWith: addresses[0] as string,
+it("signs a message for a non-root user once the root user approves it", async () => {
+  const root = new Turnkey(org.turnkeyConfig).apiClient();
+  const [signWith] = (await root.createWallet({ walletName: "w", accounts: [ETHEREUM_ACCOUNT] })).addresses as [string];
+  const agent = await org.createUser({
+    name: "agent", // not root: the root quorum settles the root user's requests before any policy is read
+    policies: [{ effect: "EFFECT_ALLOW", condition: "activity.action == 'SIGN'", consensus: "approvers.count() >= 2" }],
   });
-  const signature = await signer.signMessage({ message: "hi" });
-  expect(await recoverMessageAddress({ message: "hi", signature })).toBe(addresses[0]);
+  const client = new Turnkey(agent.turnkeyConfig).apiClient(); // polls every 10 ms, not every second
+  const signer = await createAccount({ client: client as never, organizationId: org.organizationId, signWith });
+  const pending = await signer.signMessage({ message: "hi" }).catch((error: unknown) => error);
+  expect(pending).toMatchObject({ name: "TurnkeyConsensusNeededError" }); // the policy wants a second approver
+  const approved = await org.approve(pending); // as the root user; `org.approve(pending, user)` for another voter
+  const { r, s, v } = approved.result!.signRawPayloadResult as { r: string; s: string; v: string };
+  const signature = serializeSignature({ r: `0x${r}`, s: `0x${s}`, yParity: Number(v) });
+  expect(await recoverMessageAddress({ message: "hi", signature })).toBe(signWith);
 });

@@ -1,6 +1,7 @@
 /**
  * `createTestOrganization`: an engine with one organization whose root user holds a P-256 API key, an
- * in-process `fetch` serving it at a base URL with no port, and snapshots to rewind it between tests.
+ * in-process `fetch` serving it at a base URL with no port (or a real loopback port), non-root users with
+ * their policies, votes on pending activities, and snapshots to rewind it between tests.
  *
  * @module
  */
@@ -16,10 +17,20 @@ import {
   type RandomSource,
   systemClock,
 } from "../model/random.js";
+import type { Activity } from "../model/wire-types.js";
 import { MemoryStore, type MemoryStoreSnapshot } from "../storage/memory.js";
 import { type ApiKeyPair, generateApiKeyPair } from "./api-keys.js";
+import { type Voter, vote } from "./approvals.js";
 import { createInProcessFetch, type FetchFunction, installGlobalFetch } from "./in-process-fetch.js";
+import { type LoopbackServer, listenOnLoopback } from "./loopback.js";
 import { createStampedClient, type StampedClient } from "./stamped-client.js";
+import {
+  type CreateTestUserOptions,
+  createTestUser,
+  type TestUser,
+  type TurnkeyServerConfig,
+  turnkeyConfigFor,
+} from "./users.js";
 
 /** The base URL a test organization answers at when none is given; `.test` never resolves (RFC 2606). */
 export const DEFAULT_TEST_BASE_URL = "http://custodian.test";
@@ -44,8 +55,16 @@ export interface TestOrganizationOptions {
   organizationName?: string;
   /** Default `"root"`. */
   rootUserName?: string;
-  /** The origin the in-process `fetch` answers. Default {@link DEFAULT_TEST_BASE_URL}. */
+  /** The root user's email (for email log-in and recovery flows). Default: none. */
+  rootUserEmail?: string;
+  /** The origin the in-process `fetch` answers. Default {@link DEFAULT_TEST_BASE_URL}. Not with `listen`. */
   baseUrl?: string;
+  /**
+   * Also serve the Activity API on a real port of 127.0.0.1 (the system picks it), closed by
+   * {@link TestOrganization.close}; `baseUrl` is then `http://127.0.0.1:<port>`. For clients that fetch through
+   * their own copy of `fetch`, such as `@turnkey/http`'s `TurnkeyClient`. Default false.
+   */
+  listen?: boolean;
   /**
    * Further engine options (webhooks, OIDC issuers, relying party, ...). `store` must be a `MemoryStore`
    * (snapshots need one); `clock` and `random` are overridden by `seed`.
@@ -54,18 +73,6 @@ export interface TestOrganizationOptions {
     /** Default: a new MemoryStore. */
     store?: MemoryStore;
   };
-}
-
-/** Settings for `new Turnkey({...})` of `@turnkey/sdk-server`, bound to the root user's API key. */
-export interface TurnkeyServerConfig {
-  /** The test organization's base URL. */
-  apiBaseUrl: string;
-  /** The root user's API public key. */
-  apiPublicKey: string;
-  /** The root user's API private key. */
-  apiPrivateKey: string;
-  /** The test organization. */
-  defaultOrganizationId: string;
 }
 
 /** An engine state saved by {@link TestOrganization.snapshot}. */
@@ -88,7 +95,7 @@ export interface TestOrganization {
   rootUserId: string;
   /** The root user's P-256 API key. */
   apiKey: ApiKeyPair;
-  /** The origin {@link TestOrganization.fetch} serves. */
+  /** The origin {@link TestOrganization.fetch} serves (and, with `listen`, the loopback server). */
   baseUrl: string;
   /**
    * A `fetch` serving the Activity API at `baseUrl` in-process (no port); other URLs go to the global
@@ -100,6 +107,30 @@ export interface TestOrganization {
   /** Stamped HTTP requests as the root user, through {@link TestOrganization.fetch}. */
   client: StampedClient;
   /**
+   * Creates a non-root user holding an API key, and the policies that govern it (each scoped to the user unless
+   * it names its own `consensus`), as the root user; resolves with its id, key and ready clients. The root user's
+   * own requests are settled by the root quorum before any policy is read, so policies are tested through such a
+   * user:
+   *
+   * ```ts
+   * const alice = await org.createUser({
+   *   name: "alice",
+   *   policies: [{ effect: "EFFECT_ALLOW", condition: "activity.action == 'SIGN'" }],
+   * });
+   * const client = new Turnkey(alice.turnkeyConfig).apiClient();
+   * ```
+   */
+  createUser(options: CreateTestUserOptions): Promise<TestUser>;
+  /**
+   * Approves a pending activity as `voter` (default: the root user, whose approval meets the root quorum of 1).
+   * `activity` is whatever the test holds: the activity, its id, the answer `@turnkey/sdk-server` resolved
+   * with, or the error `@turnkey/http` or `@turnkey/viem` threw for an activity that needs consensus. Resolves
+   * with the activity as the vote left it: `ACTIVITY_STATUS_COMPLETED`, with its result, once the consensus is met.
+   */
+  approve(activity: unknown, voter?: Voter): Promise<Activity>;
+  /** Rejects a pending activity as `voter` (default: the root user); `activity` as {@link TestOrganization.approve}. */
+  reject(activity: unknown, voter?: Voter): Promise<Activity>;
+  /**
    * Installs {@link TestOrganization.fetch} as `globalThis.fetch`, where `@turnkey/sdk-server` (and so
    * `@turnkey/viem` over its client) sends requests; returns the function that puts the previous one back.
    */
@@ -108,7 +139,7 @@ export interface TestOrganization {
   snapshot(): Promise<TestOrganizationSnapshot>;
   /** Rewinds the engine to a snapshot, e.g. in `beforeEach`, so tests do not see each other's writes. */
   restore(snapshot: TestOrganizationSnapshot): Promise<void>;
-  /** Stops the engine's background work (the webhook dispatcher). */
+  /** Stops the loopback server (with `listen`) and the engine's background work (the webhook dispatcher). */
   close(): Promise<void>;
 }
 
@@ -140,33 +171,47 @@ export async function createTestOrganization(options: TestOrganizationOptions = 
     rootUsers: [
       {
         userName: options.rootUserName ?? "root",
+        ...(options.rootUserEmail === undefined ? {} : { userEmail: options.rootUserEmail }),
         apiKeys: [{ apiKeyName: "root", publicKey: apiKey.apiPublicKey, curveType: "API_KEY_CURVE_P256" }],
       },
     ],
     rootQuorumThreshold: 1,
   });
   const rootUserId = rootUserIds[0] as string;
-  const baseUrl = new URL(options.baseUrl ?? DEFAULT_TEST_BASE_URL).origin;
+  const root = engine.as({ userId: rootUserId });
+  let server: LoopbackServer | undefined;
+  if (options.listen) {
+    if (options.baseUrl !== undefined)
+      throw invalidArgument("a listening test organization answers at its loopback port, not at a baseUrl", "baseUrl");
+    server = await listenOnLoopback(engine);
+  }
+  const baseUrl = server?.baseUrl ?? new URL(options.baseUrl ?? DEFAULT_TEST_BASE_URL).origin;
   const fetch = createInProcessFetch(baseUrl, createFetchHandler(engine));
+  const userContext = { engine, root, organizationId, baseUrl, fetch, clock, random };
+  let closing: Promise<void> | undefined;
   return {
     engine,
-    root: engine.as({ userId: rootUserId }),
+    root,
     store,
     organizationId,
     rootUserId,
     apiKey,
     baseUrl,
     fetch,
-    turnkeyConfig: {
-      apiBaseUrl: baseUrl,
-      apiPublicKey: apiKey.apiPublicKey,
-      apiPrivateKey: apiKey.apiPrivateKey,
-      defaultOrganizationId: organizationId,
-    },
+    turnkeyConfig: turnkeyConfigFor(baseUrl, apiKey, organizationId),
     client: createStampedClient({ baseUrl, apiKey, organizationId, fetch, now: clock }),
+    createUser: (userOptions) => createTestUser(userContext, userOptions),
+    approve: (activity, voter = rootUserId) => vote(engine, organizationId, "approve", activity, voter),
+    reject: (activity, voter = rootUserId) => vote(engine, organizationId, "reject", activity, voter),
     installGlobalFetch: () => installGlobalFetch(fetch),
     snapshot: async () => ({ store: await store.snapshot() }),
     restore: (snapshot) => store.restore(snapshot.store),
-    close: () => engine.close(),
+    close: () => {
+      closing ??= (async () => {
+        await server?.close();
+        await engine.close();
+      })();
+      return closing;
+    },
   };
 }

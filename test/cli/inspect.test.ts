@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Turnkey } from "@turnkey/sdk-server";
 import { describe, expect, it } from "vitest";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { type DevCredentials, runCli, startDevServer } from "../support/dev-server.js";
 
 /** Every file under `directory` with its size and modification time (directories change as the lock comes and goes). */
@@ -34,14 +35,7 @@ describe("custodian inspect", () => {
     }).apiClient();
     const wallet = await client.createWallet({
       walletName: "inspected",
-      accounts: [
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
-      ],
+      accounts: [SOLANA_ACCOUNT],
     });
     const sub = await client.createSubOrganization({
       subOrganizationName: "alice",

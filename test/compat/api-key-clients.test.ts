@@ -6,12 +6,13 @@ import { p256 } from "@noble/curves/nist.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { computeActivityFingerprint, verifyStampSignature } from "@turnkey/crypto";
-import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
+import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 import { post, type RunningServer, serve } from "../support/server.js";
+import { reasonOf, requestRejection as rejection } from "../support/session-client.js";
 
 let engine: CustodyEngine;
 let server: RunningServer;
@@ -27,21 +28,6 @@ function client(key: ApiKeyPair = rootKey, runtimeOverride?: "node" | "purejs") 
     ...(runtimeOverride ? { runtimeOverride } : {}),
   });
   return new TurnkeyClient({ baseUrl: server.baseUrl }, stamper);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the request to fail");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
-
-function reasonOf(error: TurnkeyRequestError): unknown {
-  return (error.details as { turnkeyErrorCode?: string }[] | null)?.[0]?.turnkeyErrorCode;
 }
 
 async function activityCount(): Promise<number> {

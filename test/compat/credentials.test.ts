@@ -5,13 +5,14 @@
  * unwrapping each result member as it expects.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
+import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "../support/engine.js";
 import { TestIssuer } from "../support/oidc.js";
 import { post, type RunningServer, serve } from "../support/server.js";
+import { reasonOf, requestRejection as rejection } from "../support/session-client.js";
 import { NobleApiKeyStamper } from "../support/signers.js";
 
 let engine: CustodyEngine;
@@ -63,21 +64,6 @@ async function register(
     },
   });
   expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the request to fail");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
-
-function reasonOf(error: TurnkeyRequestError): unknown {
-  return (error.details as { turnkeyErrorCode?: string }[] | null)?.[0]?.turnkeyErrorCode;
 }
 
 function responseReason(body: Record<string, unknown> | undefined): unknown {

@@ -25,6 +25,7 @@ import {
 } from "viem";
 import { recoverAuthorizationAddress } from "viem/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
 import { engineWithOrganization } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
@@ -61,14 +62,7 @@ beforeAll(async () => {
     organizationId,
     parameters: {
       walletName: "Ethereum",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT],
     },
   });
   const result = activity.result!.createWalletResult as { walletId: string; addresses: Hex[] };

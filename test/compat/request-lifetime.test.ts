@@ -4,12 +4,13 @@
  * and refusals that name the window in force. Nothing is stored for a refused request.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
+import { TurnkeyClient } from "@turnkey/http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/index.js";
 import { walletParameters } from "../support/consensus.js";
 import { type ApiKeyPair, engineWithOrganization } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
+import { requestRejection as rejection } from "../support/session-client.js";
 
 const HOUR = 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 0, 1, 12);
@@ -43,17 +44,6 @@ function createWallet(f: Fixture, timestampMs: number, walletName: string) {
     organizationId: f.organizationId,
     parameters: walletParameters(walletName),
   });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the request to fail");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
 }
 
 async function walletCount(f: Fixture): Promise<number> {

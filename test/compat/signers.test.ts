@@ -25,6 +25,7 @@ import {
 import { mainnet } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { type ApiKeyPair, engineWithOrganization } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
 
@@ -54,20 +55,7 @@ beforeAll(async () => {
     organizationId,
     parameters: {
       walletName: "Signers",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT],
     },
   });
   [ethAddress, solAddress] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [

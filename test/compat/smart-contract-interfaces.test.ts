@@ -14,6 +14,7 @@ import {
   serializeTransaction,
 } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 import { organizationWithMembers } from "../support/consensus.js";
 import { engineWithOrganization, p256KeyPair } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
@@ -220,14 +221,7 @@ describe("an ABI-decoded policy as @turnkey/gas-station writes it", () => {
       organizationId,
       parameters: {
         walletName: "paymaster",
-        accounts: [
-          {
-            curve: "CURVE_SECP256K1",
-            pathFormat: "PATH_FORMAT_BIP32",
-            path: "m/44'/60'/0'/0/0",
-            addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-          },
-        ],
+        accounts: [ETHEREUM_ACCOUNT],
       },
     });
     const signWith = (activity.result!.createWalletResult as { addresses: Hex[] }).addresses[0]!;

@@ -24,6 +24,7 @@ import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey, type TurnkeyApiClient } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
@@ -136,14 +137,7 @@ beforeAll(async () => {
   httpClient = new TurnkeyClient({ baseUrl: server.baseUrl }, new ApiKeyStamper(credentials));
   const wallet = await api.createWallet({
     walletName: "Solana",
-    accounts: [
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
-    ],
+    accounts: [SOLANA_ACCOUNT],
   });
   [sender] = wallet.addresses as [string];
   devnet.airdrop(sender, 10n * BigInt(LAMPORTS_PER_SOL));

@@ -5,12 +5,13 @@
  * foreign and cloned stamps are refused with 401.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
+import { TurnkeyClient } from "@turnkey/http";
 import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "../support/engine.js";
 import { post, type RunningServer, serve } from "../support/server.js";
+import { requestRejection as rejection } from "../support/session-client.js";
 import { passkeyParams } from "../support/signers.js";
 import { installNavigatorCredentials, SoftwareAuthenticator } from "../support/software-authenticator.js";
 
@@ -68,17 +69,6 @@ async function registeredPasskey(options: ConstructorParameters<typeof SoftwareA
   expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
   const { authenticatorIds } = activity.result.createAuthenticatorsResult as { authenticatorIds: string[] };
   return { authenticator, authenticatorId: authenticatorIds[0] as string };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the request to fail");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
 }
 
 function reasonOf(body: Record<string, unknown> | undefined): unknown {

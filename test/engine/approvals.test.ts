@@ -3,35 +3,21 @@
  * deny over allow, erroring policies, the self-credential rule, votes and explanations.
  */
 import { describe, expect, it } from "vitest";
-import { CustodyEngine } from "../../src/index.js";
-import { addPolicy, organizationWithMembers, refusal, tagUsers, walletParameters } from "../support/consensus.js";
+import {
+  addPolicy,
+  organizationWithMembers,
+  refusal,
+  tagUsers,
+  twoOfTwoRootQuorum,
+  walletParameters,
+} from "../support/consensus.js";
 import { engineWithOrganization, p256KeyPair } from "../support/engine.js";
 
 const WALLET_CREATE = "activity.resource == 'WALLET' && activity.action == 'CREATE'";
 
-/** An organization whose two root users must both approve (threshold 2). */
-async function twoOfTwo() {
-  const engine = new CustodyEngine();
-  const key = () => [{ apiKeyName: "k", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" as const }];
-  const { organizationId, rootUserIds } = await engine.createOrganization({
-    organizationName: "Co-signed",
-    rootUsers: [
-      { userName: "a", apiKeys: key() },
-      { userName: "b", apiKeys: key() },
-    ],
-    rootQuorumThreshold: 2,
-  });
-  return {
-    engine,
-    organizationId,
-    a: engine.as({ userId: rootUserIds[0]! }),
-    b: engine.as({ userId: rootUserIds[1]! }),
-  };
-}
-
 describe("root quorum co-signing (2 of 2)", () => {
   it("waits for the second root user, then runs the activity inside the approval and returns its result", async () => {
-    const { organizationId, a, b, engine } = await twoOfTwo();
+    const { organizationId, a, b, engine } = await twoOfTwoRootQuorum();
     const submitted = (await a.createWallet({ organizationId, parameters: walletParameters("Treasury") })).activity;
     expect(submitted.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
     expect(submitted.result).toBeNull();
@@ -73,7 +59,7 @@ describe("root quorum co-signing (2 of 2)", () => {
   });
 
   it("co-signs a raw payload", async () => {
-    const { organizationId, a, b } = await twoOfTwo();
+    const { organizationId, a, b } = await twoOfTwoRootQuorum();
     const pendingWallet = (await a.createWallet({ organizationId, parameters: walletParameters("Signer") })).activity;
     const wallet = (await b.approveActivity({ organizationId, parameters: { fingerprint: pendingWallet.fingerprint } }))
       .activity;
@@ -97,7 +83,7 @@ describe("root quorum co-signing (2 of 2)", () => {
   });
 
   it("refuses a second vote from the same user and a vote on an unknown fingerprint", async () => {
-    const { organizationId, a } = await twoOfTwo();
+    const { organizationId, a } = await twoOfTwoRootQuorum();
     const { activity } = await a.createWallet({ organizationId, parameters: walletParameters("W") });
     await refusal(
       a.approveActivity({ organizationId, parameters: { fingerprint: activity.fingerprint } }),

@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  CustodyEngine,
-  CustodyError,
-  createSeededRandom,
-  createSteppingClock,
-  fingerprintOf,
-} from "../../src/index.js";
+import { CustodyEngine, createSeededRandom, createSteppingClock, fingerprintOf } from "../../src/index.js";
+import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-async function expectCustodyError(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  const custody = error as CustodyError;
-  expect(custody.code).toBe(code);
-  if (field !== undefined) expect(custody.details.field).toBe(field);
-  return custody;
-}
 
 describe("the submit pipeline", () => {
   it("records a completed activity with every v1Activity field and the submitter's vote", async () => {

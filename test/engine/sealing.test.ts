@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { createSealer } from "../../src/crypto/seal/index.js";
 import { CustodyEngine, CustodyError } from "../../src/index.js";
 import { FileStore } from "../../src/storage/file/index.js";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 
 async function openEngine(directory: string, keyEncryptionKey?: Uint8Array) {
   const store = await FileStore.open(directory);
@@ -45,14 +46,7 @@ async function populate(engine: CustodyEngine) {
     organizationId,
     parameters: {
       walletName: "w",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT],
     },
   });
   const keys = await root.createPrivateKeys({

@@ -5,21 +5,14 @@
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ActivityResponse } from "../../src/index.js";
-import { createTestOrganization } from "../../src/testing/index.js";
-
-const account = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-} as const;
+import { createTestOrganization, ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 
 describe("typed results", () => {
   it("types createWallet's result as { createWalletResult: { walletId, addresses } } once completed", async () => {
     const { root, organizationId } = await createTestOrganization();
     const { activity } = await root.createWallet({
       organizationId,
-      parameters: { walletName: "w", accounts: [account] },
+      parameters: { walletName: "w", accounts: [ETHEREUM_ACCOUNT] },
     });
     if (activity.status !== "ACTIVITY_STATUS_COMPLETED") throw new Error(`unexpected status ${activity.status}`);
     expectTypeOf(activity.result).toEqualTypeOf<{ createWalletResult: { walletId: string; addresses: string[] } }>();

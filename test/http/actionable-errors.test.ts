@@ -3,29 +3,19 @@
  * a few close values, a wrong organization id says the organization is unknown to the credential, and an
  * operation custodian does not serve answers 501 naming it, unlike a path that is no operation (404).
  */
-import { Turnkey, TurnkeyRequestError } from "@turnkey/sdk-server";
+import { Turnkey } from "@turnkey/sdk-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { HOSTED_API_PATHS } from "../../src/http/generated/hosted-api-paths.js";
 import { OPERATIONS, urlPathOf } from "../../src/index.js";
 import { createTestOrganization, generateApiKeyPair, stampWithApiKey } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
+import { requestRejection as rejection } from "../support/session-client.js";
 
 let restoreFetch: (() => void) | undefined;
 afterEach(() => {
   restoreFetch?.();
   restoreFetch = undefined;
 });
-
-async function rejection(promise: Promise<unknown>): Promise<TurnkeyRequestError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the request to fail");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TurnkeyRequestError);
-  return error as TurnkeyRequestError;
-}
 
 const account = (addressFormat: string) => ({
   curve: "CURVE_SECP256K1" as const,

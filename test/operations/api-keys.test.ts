@@ -4,22 +4,10 @@
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { describe, expect, it } from "vitest";
-import { type CustodyEngine, CustodyError } from "../../src/index.js";
+import type { CustodyEngine } from "../../src/index.js";
+import { expectCustodyError as refusal } from "../support/custody-error.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "../support/engine.js";
 import { NobleApiKeyStamper } from "../support/signers.js";
-
-async function refusal(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 function p256Params(name: string, expirationSeconds?: string, key: ApiKeyPair = p256KeyPair()) {
   return {
@@ -72,7 +60,7 @@ describe("create_api_keys", () => {
     });
     const { apiKeys } = await root.getApiKeys({ organizationId, userId: rootUserId });
     expect(apiKeys.map((key) => [key.apiKeyName, key.credential.type, key.expirationSeconds])).toEqual([
-      ["root key", "CREDENTIAL_TYPE_API_KEY_P256", null],
+      ["root", "CREDENTIAL_TYPE_API_KEY_P256", null],
       ["p256", "CREDENTIAL_TYPE_API_KEY_P256", "3600"],
       ["secp", "CREDENTIAL_TYPE_API_KEY_SECP256K1", null],
       ["ed", "CREDENTIAL_TYPE_API_KEY_ED25519", null],
@@ -102,7 +90,7 @@ describe("create_api_keys", () => {
         "parameters.apiKeys[1].publicKey",
       );
     }
-    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root key"]);
+    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root"]);
   });
 
   it("refuses a key already registered in the organization and an unknown user", async () => {
@@ -158,7 +146,7 @@ describe("API key limits per user", () => {
     let names = await keyNames(root, organizationId, rootUserId);
     expect(names).not.toContain("exp 3");
     expect(names).toContain("exp 0");
-    expect(names.filter((name) => name !== "root key")).toHaveLength(10);
+    expect(names.filter((name) => name !== "root")).toHaveLength(10);
 
     // No expired key left: the oldest expiring key goes, and with it its authentication.
     await root.createApiKeys({
@@ -167,7 +155,7 @@ describe("API key limits per user", () => {
     });
     names = await keyNames(root, organizationId, rootUserId);
     expect(names).not.toContain("exp 0");
-    expect(names).toEqual(expect.arrayContaining(["root key", "exp 1", "new 1", "new 2"]));
+    expect(names).toEqual(expect.arrayContaining(["root", "exp 1", "new 1", "new 2"]));
     const error = await refusal(authenticateWith(engine, keys[0] as ApiKeyPair, organizationId), "UNAUTHENTICATED");
     expect(error.details.reason).toBe("PUBLIC_KEY_NOT_FOUND");
   });
@@ -180,7 +168,7 @@ describe("API key limits per user", () => {
       "RESOURCE_EXHAUSTED",
       "parameters.apiKeys",
     );
-    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root key"]);
+    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root"]);
   });
 });
 
@@ -202,7 +190,7 @@ describe("expired keys", () => {
     clock.now += 61_000;
     const error = await refusal(authenticateWith(engine, key, organizationId), "UNAUTHENTICATED");
     expect(error.details.reason).toBe("API_KEY_EXPIRED");
-    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root key", "short"]);
+    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root", "short"]);
   });
 
   it("are refused for a bad signature before their expiry is looked at", async () => {
@@ -305,6 +293,6 @@ describe("who may manage API keys", () => {
       member.createApiKeys({ organizationId, parameters: { userId: rootUserId, apiKeys: [p256Params("sneaky")] } }),
       "PERMISSION_DENIED",
     );
-    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root key"]);
+    expect(await keyNames(root, organizationId, rootUserId)).toEqual(["root"]);
   });
 });

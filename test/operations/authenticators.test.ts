@@ -7,23 +7,11 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { encodeBase64Url } from "../../src/crypto/bytes.js";
-import { type CustodyEngine, type CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import type { CustodyEngine, CustodyEngineOptions } from "../../src/index.js";
+import { expectCustodyError as refusal } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 import { passkeyParams } from "../support/signers.js";
 import { SoftwareAuthenticator } from "../support/software-authenticator.js";
-
-async function refusal(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 async function passkeyCount(root: CustodyEngine, organizationId: string, userId: string): Promise<number> {
   return (await root.getAuthenticators({ organizationId, userId })).authenticators.length;

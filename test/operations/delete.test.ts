@@ -7,6 +7,7 @@ import { generateP256KeyPair } from "@turnkey/crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { KeyCache } from "../../src/keys/key-cache.js";
 import { addressRecordId, INDEX } from "../../src/model/data.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 
@@ -20,12 +21,7 @@ const eth = (index: number) => ({
   path: `m/44'/60'/0'/0/${index}`,
   addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
 });
-const sol = {
-  curve: "CURVE_ED25519" as const,
-  pathFormat: "PATH_FORMAT_BIP32" as const,
-  path: "m/44'/501'/0'/0'",
-  addressFormat: "ADDRESS_FORMAT_SOLANA" as const,
-};
+const sol = SOLANA_ACCOUNT;
 
 type Base = Awaited<ReturnType<typeof engineWithOrganization>>;
 type Root = Base["root"];

@@ -4,22 +4,10 @@
  * none`, untrusted issuer, duplicates), deletion and the query.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type CustodyEngine, type CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import type { CustodyEngine, CustodyEngineOptions } from "../../src/index.js";
+import { expectCustodyError as refusal } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 import { serveJwks, TestIssuer } from "../support/oidc.js";
-
-async function refusal(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 const FIELD = "parameters.oauthProviders[0]";
 const NOW = Date.UTC(2026, 5, 1, 12);

@@ -3,21 +3,9 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { PublicKey } from "@solana/web3.js";
 import { publicKeyToAddress } from "viem/utils";
 import { describe, expect, it } from "vitest";
-import { type CustodyEngine, CustodyError } from "../../src/index.js";
+import type { CustodyEngine } from "../../src/index.js";
+import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
-
-async function expectCustodyError(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 type KeyResult = { privateKeyId: string; addresses: { format: string; address: string }[] };
 

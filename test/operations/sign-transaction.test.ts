@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { MAX_UNSIGNED_TRANSACTION_LENGTH } from "../../src/crypto/tx/index.js";
 import type { CustodyEngine } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 
@@ -38,20 +39,7 @@ async function setup() {
     organizationId,
     parameters: {
       walletName: "w",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT, SOLANA_ACCOUNT],
     },
   });
   const [ethAddress, solAddress] = (activity.result!.createWalletResult as { addresses: Hex[] }).addresses as [

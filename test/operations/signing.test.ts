@@ -3,21 +3,10 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { PublicKey } from "@solana/web3.js";
 import { hashMessage, recoverAddress, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { type CustodyEngine, CustodyError } from "../../src/index.js";
+import type { CustodyEngine } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
-
-async function expectCustodyError(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 type Signature = { r: string; s: string; v: string };
 
@@ -29,18 +18,8 @@ async function setup() {
     parameters: {
       walletName: "Signing",
       accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
+        ETHEREUM_ACCOUNT,
+        SOLANA_ACCOUNT,
         {
           curve: "CURVE_SECP256K1",
           pathFormat: "PATH_FORMAT_BIP32",

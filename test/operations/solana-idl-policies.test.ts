@@ -5,6 +5,7 @@
 import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/index.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 
 const DISCRIMINATOR = [242, 35, 198, 137, 82, 225, 242, 182];
@@ -49,14 +50,7 @@ async function setUp(storeIdl: boolean) {
     organizationId,
     parameters: {
       walletName: "solana",
-      accounts: [
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
-      ],
+      accounts: [SOLANA_ACCOUNT],
     },
   });
   const [signWith] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];

@@ -3,21 +3,9 @@
  * delete (reporting the users that lost a tag), the list, and their separation from private-key tags.
  */
 import { describe, expect, it } from "vitest";
-import { type CustodyEngine, CustodyError } from "../../src/index.js";
+import type { CustodyEngine } from "../../src/index.js";
+import { expectCustodyError as refusal } from "../support/custody-error.js";
 import { engineWithOrganization, subOrganizationParameters } from "../support/engine.js";
-
-async function refusal(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 /** An organization with three users besides root. */
 async function withUsers() {

@@ -3,24 +3,11 @@
  * delete (root quorum kept, credentials and their locations removed), and the two queries.
  */
 import { describe, expect, it } from "vitest";
-import { CustodyError } from "../../src/index.js";
+import { expectCustodyError as refusal } from "../support/custody-error.js";
 import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 import { TestIssuer } from "../support/oidc.js";
 import { NobleApiKeyStamper, passkeyParams } from "../support/signers.js";
 import { SoftwareAuthenticator } from "../support/software-authenticator.js";
-
-async function refusal(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 function userParams(userName: string, overrides: Record<string, unknown> = {}) {
   return {

@@ -2,24 +2,13 @@ import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
 import { ADDRESS_FORMAT_SPECS, type HdCurve, SUPPORTED_ADDRESS_FORMATS } from "../../src/crypto/addresses/index.js";
 import { hexToBytes } from "../../src/crypto/bytes.js";
-import { type CustodyEngine, CustodyError } from "../../src/index.js";
+import type { CustodyEngine } from "../../src/index.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { LIBRARY_CHECKS, type LibraryCheck } from "../crypto/addresses/library-checks.js";
+import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 
 type Root = CustodyEngine;
-
-async function expectCustodyError(promise: Promise<unknown>, code: string, field?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  expect((error as CustodyError).code).toBe(code);
-  if (field !== undefined) expect((error as CustodyError).details.field).toBe(field);
-  return error as CustodyError;
-}
 
 const eth = (path: string) => ({
   curve: "CURVE_SECP256K1" as const,
@@ -64,12 +53,7 @@ describe("wallets", () => {
     const { root, organizationId } = await engineWithOrganization();
     const { walletId, addresses } = await newWallet(root, organizationId, "Main", [
       eth("m/44'/60'/0'/0/0"),
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
+      SOLANA_ACCOUNT,
     ]);
     expect(addresses).toHaveLength(2);
     expect(addresses[0]).toMatch(/^0x[0-9a-fA-F]{40}$/);

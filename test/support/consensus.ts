@@ -3,7 +3,9 @@
  * members, each holding a P-256 API key, created through the engine's own operations.
  */
 import { expect } from "vitest";
-import { type CustodyEngine, type CustodyEngineOptions, CustodyError } from "../../src/index.js";
+import { CustodyEngine, type CustodyEngineOptions, type CustodyError } from "../../src/index.js";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { custodyRejection } from "./custody-error.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair } from "./engine.js";
 
 export interface Member {
@@ -41,6 +43,28 @@ export async function organizationWithMembers<const N extends string>(
   return { ...fixture, members };
 }
 
+/**
+ * An organization whose two root users, "a" and "b", must both approve (root quorum 2 of 2), on `engine` (default
+ * a new one): the root quorum preset the kit's single root user does not give.
+ */
+export async function twoOfTwoRootQuorum(engine: CustodyEngine = new CustodyEngine()) {
+  const key = () => [{ apiKeyName: "k", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" as const }];
+  const { organizationId, rootUserIds } = await engine.createOrganization({
+    organizationName: "Co-signed",
+    rootUsers: [
+      { userName: "a", apiKeys: key() },
+      { userName: "b", apiKeys: key() },
+    ],
+    rootQuorumThreshold: 2,
+  });
+  return {
+    engine,
+    organizationId,
+    a: engine.as({ userId: rootUserIds[0] as string }),
+    b: engine.as({ userId: rootUserIds[1] as string }),
+  };
+}
+
 /** Creates a user tag on `userIds` (as the root user) and returns its id. */
 export async function tagUsers(root: CustodyEngine, organizationId: string, userTagName: string, userIds: string[]) {
   const { activity } = await root.createUserTag({ organizationId, parameters: { userTagName, userIds } });
@@ -67,27 +91,13 @@ export async function addPolicy(
 export function walletParameters(walletName: string) {
   return {
     walletName,
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1" as const,
-        pathFormat: "PATH_FORMAT_BIP32" as const,
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
-      },
-    ],
+    accounts: [ETHEREUM_ACCOUNT],
   };
 }
 
 /** Awaits a refusal and checks its code (and reason, when given). */
 export async function refusal(promise: Promise<unknown>, code: string, reason?: string): Promise<CustodyError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a CustodyError, got success");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CustodyError);
-  const custody = error as CustodyError;
+  const custody = await custodyRejection(promise);
   expect(custody.code, custody.message).toBe(code);
   if (reason !== undefined) expect(custody.details.reason, custody.message).toBe(reason);
   return custody;

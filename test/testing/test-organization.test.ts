@@ -14,17 +14,11 @@ import {
   createInProcessFetch,
   createStampedClient,
   createTestOrganization,
+  ETHEREUM_ACCOUNT,
   generateApiKeyPair,
   stampWithApiKey,
 } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
-
-const ethAccount = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-} as const;
 
 let restoreFetch: (() => void) | undefined;
 afterEach(() => {
@@ -39,7 +33,7 @@ describe("createTestOrganization", () => {
     const client = new Turnkey(org.turnkeyConfig).apiClient();
     const whoami = await client.getWhoami();
     expect(whoami).toMatchObject({ organizationId: org.organizationId, userId: org.rootUserId });
-    const wallet = await client.createWallet({ walletName: "main", accounts: [ethAccount] });
+    const wallet = await client.createWallet({ walletName: "main", accounts: [ETHEREUM_ACCOUNT] });
     expect(wallet.addresses).toHaveLength(1);
     expect(org.baseUrl).toBe("http://custodian.test");
   });
@@ -48,7 +42,7 @@ describe("createTestOrganization", () => {
     const org = await createTestOrganization();
     restoreFetch = org.installGlobalFetch();
     const client = new Turnkey(org.turnkeyConfig).apiClient();
-    const [address] = (await client.createWallet({ walletName: "eth", accounts: [ethAccount] })).addresses;
+    const [address] = (await client.createWallet({ walletName: "eth", accounts: [ETHEREUM_ACCOUNT] })).addresses;
     // @turnkey/viem pins its own copy of the client types: same runtime client, another type identity.
     const account = await createAccount({
       client: client as never,
@@ -93,7 +87,7 @@ describe("createTestOrganization", () => {
     const org = await createTestOrganization();
     const { activity } = await org.root.createWallet({
       organizationId: org.organizationId,
-      parameters: { walletName: "in-process", accounts: [ethAccount] },
+      parameters: { walletName: "in-process", accounts: [ETHEREUM_ACCOUNT] },
     });
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
     const wallets = await org.client.post<{ wallets: { walletName: string }[] }>("/public/v1/query/list_wallets");
@@ -113,7 +107,7 @@ describe("createTestOrganization", () => {
       const org = await createTestOrganization({ seed: "suite" });
       const { activity } = await org.root.createWallet({
         organizationId: org.organizationId,
-        parameters: { walletName: "w", accounts: [ethAccount] },
+        parameters: { walletName: "w", accounts: [ETHEREUM_ACCOUNT] },
       });
       return { org: org.organizationId, key: org.apiKey, activityId: activity.id, result: activity.result };
     };

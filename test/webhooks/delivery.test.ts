@@ -8,8 +8,8 @@ import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Activity, CustodyEngine, CustodyEngineOptions } from "../../src/index.js";
 import { CustodyEngine as Engine } from "../../src/index.js";
-import { walletParameters } from "../support/consensus.js";
-import { engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
+import { twoOfTwoRootQuorum, walletParameters } from "../support/consensus.js";
+import { engineWithOrganization, subOrganizationParameters } from "../support/engine.js";
 import {
   type Answer,
   allSettled,
@@ -211,19 +211,7 @@ describe("what is delivered", () => {
     const hooks = await receiver();
     const engine = new Engine(insecureOptions({ webhookDelivery: { concurrency: 1 } }));
     cleanups.push(() => engine.close());
-    const key = () => [
-      { apiKeyName: "k", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" as const },
-    ];
-    const { organizationId, rootUserIds } = await engine.createOrganization({
-      organizationName: "Co-signed",
-      rootUsers: [
-        { userName: "a", apiKeys: key() },
-        { userName: "b", apiKeys: key() },
-      ],
-      rootQuorumThreshold: 2,
-    });
-    const a = engine.as({ userId: rootUserIds[0]! });
-    const b = engine.as({ userId: rootUserIds[1]! });
+    const { organizationId, a, b } = await twoOfTwoRootQuorum(engine);
     // The endpoint itself needs both root users; it exists from the approval on.
     const endpoint = (await addEndpoint(a, organizationId, hooks.url)).activity;
     expect(endpoint.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
