@@ -227,7 +227,12 @@ async function startEngine(
     const previous = seed === undefined ? readCredentials(settings.credentialsPath) : undefined;
     const root = await bootstrap(engine, previous, settings.rootPublicKey, newSecretKey);
     bootstrapping = false;
-    const credentials = { baseUrl: settings.baseUrl, ...root, signerPublicKey: await engine.signerPublicKey() };
+    const credentials = {
+      baseUrl: settings.baseUrl,
+      ...root,
+      signerPublicKey: await engine.signerPublicKey(),
+      tokenSignerPublicKey: await engine.tokenSignerPublicKey(),
+    };
     writeCredentials(settings.credentialsPath, credentials);
     return { engine, storage, credentials, seeded: seed !== undefined };
   } catch (error) {
@@ -451,6 +456,9 @@ export async function serve(argv: string[]): Promise<void> {
     // Export and import bundles are signed by this key, not Turnkey's enclave key: @turnkey/crypto's bundle
     // functions need it passed, verbatim, next to their other options.
     `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${credentials.signerPublicKey}"`,
+    // Session JWTs and OTP verification tokens are signed by this key, not Turnkey's notarizer or TLS fetcher.
+    `token signer public key ${credentials.tokenSignerPublicKey}`,
+    `  pass to verifySessionJwtSignature / verifyOtpVerificationToken as their second argument`,
     `signed requests are valid for ${values["request-lifetime"]} after their timestampMs`,
     `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH} (with the console token)`,
     `console ${baseUrl}/?token=${consoleToken}`,
