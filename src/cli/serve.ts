@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { p256 } from "@noble/curves/nist.js";
 import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
 import { createAuthProxyHandler } from "../auth-proxy/proxy.js";
+import type { TokenOption } from "../chains/assets.js";
 import { createConsoleRoute } from "../devserver/console/index.js";
 import { createOutboxRoute, OUTBOX_PATH } from "../devserver/console/outbox-route.js";
 import {
@@ -41,6 +42,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
+                       [--token CAIP2=ADDRESS[,SYMBOL] ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
                        [--proxy-limit NAME=COUNT/PERIOD ...]
 
@@ -77,6 +79,9 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      schemas of one database share nothing
   --rpc              let sends reach the chain CAIP2 through the JSON-RPC endpoint at URL (CAIP2=URL, e.g.
                      eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
+  --token            list a token of the chain CAIP2 (one of --rpc) for the balance queries: an ERC-20 contract
+                     or an SPL mint, with its symbol (CAIP2=ADDRESS[,SYMBOL]; an SPL mint needs SYMBOL, an
+                     ERC-20 contract's is read when left out); repeat for several
   --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
                      cores (default: sign on the server's own thread)
   --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
@@ -162,6 +167,21 @@ export function chainsOf(values: readonly string[]): Record<string, string> {
     chains[caip2] = value.slice(at + 1);
   }
   return chains;
+}
+
+/** `--token CAIP2=ADDRESS[,SYMBOL]` values as the engine's `tokens` option (the engine checks each token). */
+export function tokensOf(values: readonly string[]): Record<string, TokenOption[]> {
+  const tokens: Record<string, TokenOption[]> = {};
+  for (const value of values) {
+    const match = /^([^=]+)=([^,]+)(?:,(.+))?$/.exec(value);
+    if (!match)
+      throw new Error(`--token must be CAIP2=ADDRESS[,SYMBOL] (e.g. eip155:31337=0x5FbD…,USDC), got ${value}`);
+    const [, caip2, address, symbol] = match as unknown as [string, string, string, string | undefined];
+    const listed = tokens[caip2] ?? [];
+    listed.push(symbol === undefined ? address : { address, symbol });
+    tokens[caip2] = listed;
+  }
+  return tokens;
 }
 
 async function listen(server: Server, port: number, host: string): Promise<void> {
@@ -266,6 +286,7 @@ export async function serve(argv: string[]): Promise<void> {
       "headers-timeout-ms": { type: "string", default: "10000" },
       "request-timeout-ms": { type: "string", default: "30000" },
       rpc: { type: "string", multiple: true, default: [] },
+      token: { type: "string", multiple: true, default: [] },
       "signer-threads": { type: "string" },
       "signer-thread-nice": { type: "string" },
       "proxy-origin": { type: "string", multiple: true, default: [] },
@@ -290,6 +311,7 @@ export async function serve(argv: string[]): Promise<void> {
   const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
   const chains = chainsOf(values.rpc);
+  const tokens = tokensOf(values.token);
   const signerThreads =
     values["signer-threads"] === undefined ? undefined : positiveInteger(values["signer-threads"], "--signer-threads");
   // The engine checks the range (0 to 19) and names its option.
@@ -366,6 +388,7 @@ export async function serve(argv: string[]): Promise<void> {
             if (!isStoreUnavailable(error)) logger.error({ err: error }, "webhook dispatcher error");
           },
           chains,
+          tokens,
           ...(signerThreads === undefined ? {} : { signerThreads }),
           ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
           onChainError: (error) => {
