@@ -36,6 +36,16 @@ export const MAX_TOKENS_PER_CHAIN = 50;
 /** Readers by CAIP-2 namespace. */
 const READERS: Readonly<Record<string, AssetReader>> = { eip155: evmAssets, solana: solanaAssets };
 
+/** A configured chain, as a query reaches it. */
+interface Chain {
+  /** Its id in the `chains` option. */
+  readonly caip2: string;
+  /** Its canonical id, which names its assets. */
+  readonly name: string;
+  readonly reader: AssetReader;
+  readonly backend: ChainBackend;
+}
+
 /** One asset's balance. */
 export interface AssetBalance {
   readonly asset: AssetMetadata;
@@ -95,8 +105,9 @@ export class AssetRegistry {
 
   constructor(chains: ChainRegistry, tokens: TokensOption = {}) {
     this.#chains = chains;
-    for (const [caip2, list] of Object.entries(tokens)) {
-      const field = `tokens.${caip2}`;
+    for (const [named, list] of Object.entries(tokens)) {
+      const field = `tokens.${named}`;
+      const caip2 = chains.configuredId(named);
       if (chains.find(caip2) === undefined) {
         throw invalidArgument(`tokens: ${caip2} is not one of the chains option's chains`, field);
       }
@@ -114,19 +125,22 @@ export class AssetRegistry {
           throw invalidArgument(`tokens: ${token.address} is listed twice`, `${field}[${index}]`);
         seen.add(token.address);
       }
+      if (this.#listed.has(caip2)) throw invalidArgument(`tokens: ${named} names a chain listed already`, field);
       this.#listed.set(caip2, checked);
     }
   }
 
   /**
-   * The reader and backend of `caip2` (a configured chain, under its own id), or `FAILED_PRECONDITION`
-   * (`CHAIN_NOT_CONFIGURED`) naming it, or `INVALID_ARGUMENT` for a family custodian reads no assets of.
+   * The chain `requested` names (under any of its spellings): its configured id, the canonical id its assets are
+   * named under, its reader and backend; `FAILED_PRECONDITION` (`CHAIN_NOT_CONFIGURED`) naming it when it has no
+   * backend, `INVALID_ARGUMENT` for a family custodian reads no assets of.
    */
-  #chain(caip2: string, field: string): { reader: AssetReader; backend: ChainBackend } {
+  #chain(requested: string, field: string): Chain {
+    const caip2 = this.#chains.configuredId(requested);
     const backend = this.#chains.require(caip2, field);
     const reader = READERS[caip2Namespace(caip2) as string];
     if (!reader) throw invalidArgument(`custodian reads no balances on ${caip2}`, field);
-    return { reader, backend };
+    return { caip2, name: this.#chains.canonicalId(caip2), reader, backend };
   }
 
   /** Whether `address` is an account address of `caip2`'s family. */
@@ -134,13 +148,13 @@ export class AssetRegistry {
     return READERS[caip2Namespace(caip2) as string]?.isAccountAddress(address) ?? false;
   }
 
-  async #tokens(caip2: string, reader: AssetReader, backend: ChainBackend): Promise<KnownToken[]> {
+  async #tokens({ caip2, name, reader, backend }: Chain): Promise<KnownToken[]> {
     return Promise.all(
       (this.#listed.get(caip2) ?? []).map((token) => {
         const key = `${caip2}/${token.address}`;
         let known = this.#known.get(key);
         if (!known) {
-          known = reader.tokenMetadata(backend, caip2, token);
+          known = reader.tokenMetadata(backend, name, token);
           this.#known.set(key, known);
           known.catch(() => this.#known.delete(key));
         }
@@ -150,27 +164,28 @@ export class AssetRegistry {
   }
 
   /** The native asset and the listed tokens of `caip2` (`field` names the request member for errors). */
-  async assets(caip2: string, field: string): Promise<AssetMetadata[]> {
-    const { reader, backend } = this.#chain(caip2, field);
+  async assets(requested: string, field: string): Promise<AssetMetadata[]> {
+    const chain = this.#chain(requested, field);
     try {
-      const tokens = await this.#tokens(caip2, reader, backend);
-      return [reader.native(caip2), ...tokens.map((token) => token.metadata)];
+      const tokens = await this.#tokens(chain);
+      return [chain.reader.native(chain.name), ...tokens.map((token) => token.metadata)];
     } catch (error) {
-      throw chainFailure(error, caip2, "read the listed tokens", field);
+      throw chainFailure(error, chain.caip2, "read the listed tokens", field);
     }
   }
 
   /** Every asset of `caip2` with the balance `address` holds of it, zero balances included. */
-  async balances(caip2: string, address: string, field: string): Promise<AssetBalance[]> {
-    const { reader, backend } = this.#chain(caip2, field);
+  async balances(requested: string, address: string, field: string): Promise<AssetBalance[]> {
+    const chain = this.#chain(requested, field);
+    const { caip2, reader, backend } = chain;
     try {
-      const tokens = await this.#tokens(caip2, reader, backend);
+      const tokens = await this.#tokens(chain);
       const [native, ...held] = await Promise.all([
         reader.nativeBalance(backend, address),
         ...tokens.map((token) => reader.tokenBalance(backend, token, address)),
       ]);
       return [
-        { asset: reader.native(caip2), balance: native as bigint },
+        { asset: reader.native(chain.name), balance: native as bigint },
         ...tokens.map((token, index) => ({ asset: token.metadata, balance: held[index] as bigint })),
       ];
     } catch (error) {

@@ -93,6 +93,11 @@ export class ChainRegistry {
     return spellings.find((id) => this.#backends.has(id)) ?? caip2;
   }
 
+  /** How assets and answers name the chain `caip2`: a Solana alias as its cluster's canonical CAIP-2 id. */
+  canonicalId(caip2: string): string {
+    return EQUIVALENT_IDS.find((ids) => ids.includes(caip2))?.[0] ?? caip2;
+  }
+
   /** The backend of `caip2`, or undefined. */
   find(caip2: string): ChainBackend | undefined {
     return this.#backends.get(caip2);

@@ -46,8 +46,8 @@ export const getWalletAddressBalances = defineQuery({
   }),
   async handler(context, request) {
     const { data, organization, services } = context;
-    const chain = services.chains.configuredId(request.caip2);
     // The chain first: an unconfigured one is refused before anything else, as the sends refuse it.
+    const chain = services.chains.configuredId(request.caip2);
     services.chains.require(chain, "caip2");
     const owner = await data.get("addresses", addressRecordId(organization.id, request.address));
     if (owner?.kind === "privateKey") {
@@ -77,7 +77,7 @@ export const listSupportedAssets = defineQuery({
   request: v.object({ organizationId: id, caip2 }),
   async handler(context, request) {
     const { services } = context;
-    const assets = await services.assets.assets(services.chains.configuredId(request.caip2), "caip2");
+    const assets = await services.assets.assets(request.caip2, "caip2");
     return { assets: assets.map(renderAsset) };
   },
 });

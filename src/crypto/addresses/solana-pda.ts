@@ -14,9 +14,9 @@ import { base58 } from "@scure/base";
 /** The SPL Token program. */
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 /** The SPL Token-2022 program. */
-export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PE5j7jvz5LQH6a";
+export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 /** The Associated Token Account program. */
-export const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbd2wsA1Agw3aBjeDHSLM64tH8p9HggmFi7G5";
+export const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL";
 
 const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress");
 
