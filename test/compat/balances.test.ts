@@ -13,7 +13,9 @@ import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
-import { createPublicClient, http, parseEther } from "viem";
+import { createPublicClient, createWalletClient, erc20Abi, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
@@ -352,5 +354,44 @@ describe("balance refusals", () => {
     );
     expect(nonsense.code).toBe(14);
     expect(nonsense.message).toContain("eip155:7777");
+  });
+});
+
+describe("the test token", () => {
+  it("behaves as an ERC-20 to viem: metadata, transfer, Transfer event, refusal of an overdraft", async () => {
+    // anvil's first default account, funded at start.
+    const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+    const viem = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
+    const wallet = createWalletClient({ account, chain: foundry, transport: http(anvil.rpcUrl) });
+    const read = (functionName: "symbol" | "name" | "decimals") =>
+      viem.readContract({ address: TOKEN, abi: erc20Abi, functionName });
+    expect([await read("symbol"), await read("name"), await read("decimals")]).toEqual(["TUSD", "Test USD", 6]);
+    const receiver = "0x000000000000000000000000000000000000bEEF";
+    await token.mint(account.address, 100n);
+    const hash = await wallet.writeContract({
+      address: TOKEN,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [receiver, 30n],
+    });
+    const receipt = await viem.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect([await token.balanceOf(account.address), await token.balanceOf(receiver)]).toEqual([70n, 30n]);
+    const [event] = await viem.getContractEvents({
+      address: TOKEN,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      blockHash: receipt.blockHash,
+    });
+    expect(event?.args).toEqual({ from: account.address, to: receiver, value: 30n });
+    await expect(
+      viem.simulateContract({
+        account,
+        address: TOKEN,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [receiver, 71n],
+      }),
+    ).rejects.toThrow();
   });
 });
