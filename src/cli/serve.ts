@@ -98,9 +98,10 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
   -h, --help         this text
 
 The server prints what a client needs (base URL, organization and user ids, the root API public key, the
-credentials file holding the private key, and the bundle signer's public key: clients pass it as
-dangerouslyOverrideSignerPublicKey to open export bundles and seal imports) and writes the same to the
-credentials file. It prints the dev console's address with its token, and one log line per request.
+credentials file holding the private key, the bundle signer's public key: clients pass it as
+dangerouslyOverrideSignerPublicKey to open export bundles and seal imports, and the token signer's public key,
+which verifySessionJwtSignature and verifyOtpVerificationToken take) and writes the same to the credentials
+file. It prints the dev console's address with its token, and one log line per request.
 
 The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
 become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
