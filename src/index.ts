@@ -9,6 +9,7 @@
  * @module custodian
  */
 export type { SessionClaims } from "./auth/token-signer.js";
+export { MAX_TOKENS_PER_CHAIN, type TokenOption, type TokensOption } from "./chains/assets.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
 export { ChainRpcError, ChainUnreachable, type JsonRpcLimits } from "./chains/rpc.js";
 export {

@@ -40,6 +40,12 @@ export function caip2Namespace(caip2: string): string | undefined {
   return CAIP2.exec(caip2)?.[1];
 }
 
+/** The same cluster under its other CAIP-2 spellings (swagger: aliases are normalized to canonical ids). */
+const EQUIVALENT_IDS: readonly (readonly string[])[] = [
+  ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:mainnet", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"],
+  ["solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "solana:devnet", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"],
+];
+
 /** The chain backends the host configured. */
 export class ChainRegistry {
   readonly #backends = new Map<string, ChainBackend>();
@@ -76,6 +82,20 @@ export class ChainRegistry {
   /** Whether any chain is configured (the status tracker runs only then). */
   get isEmpty(): boolean {
     return this.#backends.size === 0;
+  }
+
+  /**
+   * The configured id `caip2` names: itself, or the spelling the host configured of the same Solana cluster
+   * (`solana:devnet`, the 32-character and the full genesis hash). A chain not configured keeps its id.
+   */
+  configuredId(caip2: string): string {
+    const spellings = EQUIVALENT_IDS.find((ids) => ids.includes(caip2)) ?? [caip2];
+    return spellings.find((id) => this.#backends.has(id)) ?? caip2;
+  }
+
+  /** How assets and answers name the chain `caip2`: a Solana alias as its cluster's canonical CAIP-2 id. */
+  canonicalId(caip2: string): string {
+    return EQUIVALENT_IDS.find((ids) => ids.includes(caip2))?.[0] ?? caip2;
   }
 
   /** The backend of `caip2`, or undefined. */

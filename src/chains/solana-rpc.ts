@@ -1,6 +1,7 @@
 /**
- * The few Solana JSON-RPC calls a send makes, typed: the latest blockhash, broadcasting a signed transaction
- * (base64) and signature statuses, over the chain's backend (`chains/registry.ts`). Failures are the
+ * The few Solana JSON-RPC calls the engine makes, typed: the latest blockhash, broadcasting a signed transaction
+ * (base64) and signature statuses for a send; balances and account data for the balance queries; over the
+ * chain's backend (`chains/registry.ts`). Failures are the
  * backend's: `ChainRpcError` when the node refused (a failed preflight keeps its `{ err, logs }` as `data`),
  * `ChainUnreachable` when it did not answer; a malformed answer counts as no answer, as in `evm-rpc.ts`.
  *
@@ -36,6 +37,22 @@ const BLOCKHASH = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** What the engine reads of an account: its owner program and its data. */
+export interface AccountInfo {
+  /** The program that owns the account (base58). */
+  readonly owner: string;
+  readonly data: Uint8Array;
+}
+
+/**
+ * Largest account data read, in base64 characters: a mint or a token account with extensions is a few hundred
+ * bytes, so anything near this is not an account the engine reads.
+ */
+const MAX_ACCOUNT_DATA_BASE64 = 16 * 1024;
+
+/** A base58 address of 32 bytes, checked by its shape before anything decodes it (see {@link BLOCKHASH}). */
+const ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** A typed view of one Solana cluster's backend. */
 export class SolanaRpc {
@@ -88,5 +105,42 @@ export class SolanaRpc {
           commitment === "processed" || commitment === "confirmed" || commitment === "finalized" ? commitment : null,
       };
     });
+  }
+
+  /** The lamports of `address` at `confirmed` commitment (0 for an account that does not exist). */
+  async balance(address: string): Promise<bigint> {
+    const method = "getBalance";
+    const result = await this.backend.request(method, [address, { commitment: "confirmed" }]);
+    const value = isRecord(result) ? result.value : undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      throw new ChainUnreachable(method, "the answer holds no balance");
+    }
+    return BigInt(value);
+  }
+
+  /** The owner and data of the account at `address` (`confirmed`), or undefined when it does not exist. */
+  async accountInfo(address: string): Promise<AccountInfo | undefined> {
+    const method = "getAccountInfo";
+    const result = await this.backend.request(method, [address, { encoding: "base64", commitment: "confirmed" }]);
+    if (!isRecord(result) || !("value" in result)) throw new ChainUnreachable(method, "the answer holds no account");
+    const value = result.value;
+    if (value === null) return undefined;
+    const data = isRecord(value) && Array.isArray(value.data) ? value.data : undefined;
+    const encoded = data?.[0];
+    if (
+      !isRecord(value) ||
+      typeof value.owner !== "string" ||
+      !ADDRESS.test(value.owner) ||
+      typeof encoded !== "string" ||
+      encoded.length > MAX_ACCOUNT_DATA_BASE64 ||
+      data?.[1] !== "base64"
+    ) {
+      throw new ChainUnreachable(method, "the answer holds no account in base64");
+    }
+    try {
+      return { owner: value.owner, data: base64.decode(encoded) };
+    } catch {
+      throw new ChainUnreachable(method, "the account data is not base64");
+    }
   }
 }

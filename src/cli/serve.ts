@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { p256 } from "@noble/curves/nist.js";
 import type { OidcIssuerConfig, OidcIssuers } from "../auth/oidc.js";
 import { createAuthProxyHandler } from "../auth-proxy/proxy.js";
+import type { TokenOption } from "../chains/assets.js";
 import { createConsoleRoute } from "../devserver/console/index.js";
 import { createOutboxRoute, OUTBOX_PATH } from "../devserver/console/outbox-route.js";
 import {
@@ -41,6 +42,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--allow-insecure-webhooks] [--console-remote] [--request-lifetime 1h]
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
+                       [--token CAIP2=ADDRESS[,SYMBOL] ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
                        [--proxy-limit NAME=COUNT/PERIOD ...]
 
@@ -77,6 +79,9 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      schemas of one database share nothing
   --rpc              let sends reach the chain CAIP2 through the JSON-RPC endpoint at URL (CAIP2=URL, e.g.
                      eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
+  --token            list a token of the chain CAIP2 (one of --rpc) for the balance queries: an ERC-20 contract
+                     or an SPL mint, with its symbol (CAIP2=ADDRESS[,SYMBOL]; an SPL mint needs SYMBOL, an
+                     ERC-20 contract's is read when left out); repeat for several
   --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
                      cores (default: sign on the server's own thread)
   --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
@@ -93,9 +98,10 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
   -h, --help         this text
 
 The server prints what a client needs (base URL, organization and user ids, the root API public key, the
-credentials file holding the private key, and the bundle signer's public key: clients pass it as
-dangerouslyOverrideSignerPublicKey to open export bundles and seal imports) and writes the same to the
-credentials file. It prints the dev console's address with its token, and one log line per request.
+credentials file holding the private key, the bundle signer's public key: clients pass it as
+dangerouslyOverrideSignerPublicKey to open export bundles and seal imports, and the token signer's public key,
+which verifySessionJwtSignature and verifyOtpVerificationToken take) and writes the same to the credentials
+file. It prints the dev console's address with its token, and one log line per request.
 
 The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
 become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
@@ -164,6 +170,21 @@ export function chainsOf(values: readonly string[]): Record<string, string> {
   return chains;
 }
 
+/** `--token CAIP2=ADDRESS[,SYMBOL]` values as the engine's `tokens` option (the engine checks each token). */
+export function tokensOf(values: readonly string[]): Record<string, TokenOption[]> {
+  const tokens: Record<string, TokenOption[]> = {};
+  for (const value of values) {
+    const match = /^([^=]+)=([^,]+)(?:,(.+))?$/.exec(value);
+    if (!match)
+      throw new Error(`--token must be CAIP2=ADDRESS[,SYMBOL] (e.g. eip155:31337=0x5FbD…,USDC), got ${value}`);
+    const [, caip2, address, symbol] = match as unknown as [string, string, string, string | undefined];
+    const listed = tokens[caip2] ?? [];
+    listed.push(symbol === undefined ? address : { address, symbol });
+    tokens[caip2] = listed;
+  }
+  return tokens;
+}
+
 async function listen(server: Server, port: number, host: string): Promise<void> {
   await new Promise<void>((ready, fail) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
@@ -227,7 +248,12 @@ async function startEngine(
     const previous = seed === undefined ? readCredentials(settings.credentialsPath) : undefined;
     const root = await bootstrap(engine, previous, settings.rootPublicKey, newSecretKey);
     bootstrapping = false;
-    const credentials = { baseUrl: settings.baseUrl, ...root, signerPublicKey: await engine.signerPublicKey() };
+    const credentials = {
+      baseUrl: settings.baseUrl,
+      ...root,
+      signerPublicKey: await engine.signerPublicKey(),
+      tokenSignerPublicKey: await engine.tokenSignerPublicKey(),
+    };
     writeCredentials(settings.credentialsPath, credentials);
     return { engine, storage, credentials, seeded: seed !== undefined };
   } catch (error) {
@@ -262,6 +288,7 @@ export async function serve(argv: string[]): Promise<void> {
         "headers-timeout-ms": { type: "string", default: "10000" },
         "request-timeout-ms": { type: "string", default: "30000" },
         rpc: { type: "string", multiple: true, default: [] },
+        token: { type: "string", multiple: true, default: [] },
         "signer-threads": { type: "string" },
         "signer-thread-nice": { type: "string" },
         "proxy-origin": { type: "string", multiple: true, default: [] },
@@ -287,6 +314,7 @@ export async function serve(argv: string[]): Promise<void> {
   const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
   const chains = chainsOf(values.rpc);
+  const tokens = tokensOf(values.token);
   const signerThreads =
     values["signer-threads"] === undefined ? undefined : positiveInteger(values["signer-threads"], "--signer-threads");
   // The engine checks the range (0 to 19) and names its option.
@@ -363,6 +391,7 @@ export async function serve(argv: string[]): Promise<void> {
             if (!isStoreUnavailable(error)) logger.error({ err: error }, "webhook dispatcher error");
           },
           chains,
+          tokens,
           ...(signerThreads === undefined ? {} : { signerThreads }),
           ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
           onChainError: (error) => {
@@ -453,6 +482,9 @@ export async function serve(argv: string[]): Promise<void> {
     // Export and import bundles are signed by this key, not Turnkey's enclave key: @turnkey/crypto's bundle
     // functions need it passed, verbatim, next to their other options.
     `  add to decryptExportBundle / encrypt*ToBundle: dangerouslyOverrideSignerPublicKey: "${credentials.signerPublicKey}"`,
+    // Session JWTs and OTP verification tokens are signed by this key, not Turnkey's notarizer or TLS fetcher.
+    `token signer public key ${credentials.tokenSignerPublicKey}`,
+    `  pass to verifySessionJwtSignature / verifyOtpVerificationToken as their second argument`,
     `signed requests are valid for ${values["request-lifetime"]} after their timestampMs`,
     `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH} (with the console token)`,
     `console ${baseUrl}/?token=${consoleToken}`,

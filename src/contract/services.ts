@@ -6,6 +6,7 @@
 import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
 import type { TokenSigner } from "../auth/token-signer.js";
+import type { AssetRegistry } from "../chains/assets.js";
 import type { ChainRegistry } from "../chains/registry.js";
 import type { EnclaveSigner } from "../keys/enclave-signer.js";
 import type { KeyCache } from "../keys/key-cache.js";
@@ -41,4 +42,6 @@ export interface EngineServices {
   readonly messages: MessageSender;
   /** The chain backends the host named (engine option `chains`), by CAIP-2 id. */
   readonly chains: ChainRegistry;
+  /** The assets of those chains: native coins and the tokens the host lists (engine option `tokens`). */
+  readonly assets: AssetRegistry;
 }

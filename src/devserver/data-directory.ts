@@ -26,6 +26,11 @@ export interface RootCredentials {
   apiPrivateKey?: string;
   /** The engine's bundle-signing public key, for `dangerouslyOverrideSignerPublicKey`. */
   signerPublicKey?: string;
+  /**
+   * The engine's token-signing public key (session JWTs, OTP verification tokens), for the override argument
+   * of `@turnkey/crypto`'s `verifySessionJwtSignature` and `verifyOtpVerificationToken`.
+   */
+  tokenSignerPublicKey?: string;
 }
 
 /** The files of a data directory. */

@@ -7,6 +7,7 @@
 import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
+import { AssetRegistry, type TokensOption } from "../chains/assets.js";
 import { ChainRegistry, type ChainsOption } from "../chains/registry.js";
 import { SendStatusTracker } from "../chains/tracker.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
@@ -115,8 +116,8 @@ export interface CustodyEngineOptions {
    */
   deliverWebhooks?: boolean;
   /**
-   * The chains `eth_send_transaction`, `eth_send_raw_transaction`, `sol_send_transaction` and `get_nonces`
-   * may reach, by CAIP-2 id: a JSON-RPC URL, or a {@link ChainBackend} object (`request(method, params)`)
+   * The chains `eth_send_transaction`, `eth_send_raw_transaction`, `sol_send_transaction`, `get_nonces` and
+   * the balance queries (`get_wallet_address_balances`, `list_supported_assets`) may reach, by CAIP-2 id: a JSON-RPC URL, or a {@link ChainBackend} object (`request(method, params)`)
    * for an in-process devnet or limits of your own (`httpChainBackend(url, { timeoutMs, maxAnswerBytes })`).
    *
    * ```ts
@@ -127,6 +128,20 @@ export interface CustodyEngineOptions {
    * (`CHAIN_NOT_CONFIGURED`). Default: none.
    */
   chains?: ChainsOption;
+  /**
+   * The tokens the balance queries report on each chain of `chains`, beside its native coin: ERC-20 contracts
+   * on EVM chains, SPL mints (Token or Token-2022) on Solana, at most 50 per chain. Give an address alone, or
+   * `{ address, symbol?, name?, decimals? }`; what is left out is read from the chain when first asked for
+   * (an SPL mint has no symbol to read: give it).
+   *
+   * ```ts
+   * new CustodyEngine({
+   *   chains: { "eip155:31337": "http://127.0.0.1:8545" },
+   *   tokens: { "eip155:31337": ["0x5FbDB2315678afecb367f032d93F642f64180aa3"] },
+   * });
+   * ```
+   */
+  tokens?: TokensOption;
   /**
    * How often the send-status tracker asks the chains whether broadcast transactions have landed (ms).
    * Default 500.
@@ -207,6 +222,7 @@ export class EngineCore implements PipelineCore {
             sealingKeys: () => secrets.sealingKeys(),
             strictEd25519Paths,
           });
+    const chains = new ChainRegistry(options.chains);
     this.services = {
       maxRequestAgeMs: positiveMs(options.maxRequestAgeMs, 60 * 60 * 1000, "maxRequestAgeMs"),
       maxClockSkewMs: positiveMs(options.maxClockSkewMs, 5 * 60 * 1000, "maxClockSkewMs"),
@@ -221,7 +237,8 @@ export class EngineCore implements PipelineCore {
       webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
       tokens: new TokenSigner(options.sessionSigningKey, this.random),
       messages: options.messageSender ?? new MemoryOutbox(),
-      chains: new ChainRegistry(options.chains),
+      chains,
+      assets: new AssetRegistry(chains, options.tokens),
     };
     this.webhooks = new Webhooks(
       {

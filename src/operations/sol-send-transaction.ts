@@ -68,12 +68,6 @@ const common = {
   recentBlockhash: v.optional(v.pipe(v.string(), v.minLength(32), v.maxLength(44))),
 };
 
-/** The same cluster under its other CAIP-2 spellings (swagger: aliases are normalized to canonical ids). */
-const EQUIVALENT_IDS: readonly (readonly string[])[] = [
-  ["solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:mainnet", "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"],
-  ["solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", "solana:devnet", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"],
-];
-
 type Parameters = {
   unsignedTransaction: string;
   signWith?: string;
@@ -148,9 +142,8 @@ function backendOf(services: { chains: ChainRegistry }, caip2: string) {
   if (caip2Namespace(caip2) !== "solana") {
     throw invalidArgument(`${FIELDS.caip2} must be a Solana CAIP-2 chain id (solana:...), got ${caip2}`, FIELDS.caip2);
   }
-  const spellings = EQUIVALENT_IDS.find((ids) => ids.includes(caip2)) ?? [caip2];
-  const configured = spellings.find((id) => services.chains.find(id) !== undefined);
-  return { caip2: configured ?? caip2, backend: services.chains.require(configured ?? caip2, FIELDS.caip2) };
+  const configured = services.chains.configuredId(caip2);
+  return { caip2: configured, backend: services.chains.require(configured, FIELDS.caip2) };
 }
 
 /**

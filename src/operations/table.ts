@@ -12,6 +12,7 @@ import { createApiKeys, deleteApiKeys, getApiKey, getApiKeys } from "./api-keys.
 import { createApiOnlyUsers } from "./api-only-users.js";
 import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
+import { getWalletAddressBalances, listSupportedAssets } from "./balances.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
@@ -112,6 +113,8 @@ export const OPERATIONS = [
   solSendTransaction,
   getSendTransactionStatus,
   getNonces,
+  getWalletAddressBalances,
+  listSupportedAssets,
   getGasUsage,
   upsertGasUsageConfig,
   createSmartContractInterface,

@@ -508,6 +508,20 @@ export interface OperationMethods {
    */
   getNonces(input: GetNoncesRequest): Promise<GetNoncesResponse>;
   /**
+   * Get balances of supported assets for an address on the specified network. Only non-zero balances are returned.
+   *
+   * Query at `POST /public/v1/query/get_wallet_address_balances`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getWalletAddressBalances: OperationMethod<"getWalletAddressBalances">;
+  /**
+   * List supported assets for the specified network.
+   *
+   * Query at `POST /public/v1/query/list_supported_assets`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listSupportedAssets: OperationMethod<"listSupportedAssets">;
+  /**
    * Get gas usage and gas limits for either the parent organization or a sub-organization.
    *
    * Query at `POST /public/v1/query/get_gas_usage`.
