@@ -144,6 +144,8 @@ import type {
   GetWalletAccountResponse,
   GetWalletAccountsRequest,
   GetWalletAccountsResponse,
+  GetWalletAddressBalancesRequest,
+  GetWalletAddressBalancesResponse,
   GetWalletRequest,
   GetWalletResponse,
   GetWalletsRequest,
@@ -167,6 +169,8 @@ import type {
   InitOtpV1Parameters,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
+  ListSupportedAssetsRequest,
+  ListSupportedAssetsResponse,
   ListUserTagsRequest,
   ListUserTagsResponse,
   ListWebhookEndpointsRequest,
@@ -513,14 +517,14 @@ export interface OperationMethods {
    * Query at `POST /public/v1/query/get_wallet_address_balances`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  getWalletAddressBalances: OperationMethod<"getWalletAddressBalances">;
+  getWalletAddressBalances(input: GetWalletAddressBalancesRequest): Promise<GetWalletAddressBalancesResponse>;
   /**
    * List supported assets for the specified network.
    *
    * Query at `POST /public/v1/query/list_supported_assets`.
    * Read access: the caller's organization or one of its sub-organizations.
    */
-  listSupportedAssets: OperationMethod<"listSupportedAssets">;
+  listSupportedAssets(input: ListSupportedAssetsRequest): Promise<ListSupportedAssetsResponse>;
   /**
    * Get gas usage and gas limits for either the parent organization or a sub-organization.
    *

@@ -1031,6 +1031,43 @@ export type GetNoncesResponse =
       nonce: string;
     };
 
+/** The request of `getWalletAddressBalances` (`POST /public/v1/query/get_wallet_address_balances`). */
+export interface GetWalletAddressBalancesRequest {
+  organizationId: string;
+  address: string;
+  caip2: string;
+}
+
+/** What `getWalletAddressBalances` answers. */
+export interface GetWalletAddressBalancesResponse {
+  balances: {
+    balance: string;
+    display: {
+      crypto: string;
+    };
+    name?: string;
+    decimals: number;
+    symbol?: string;
+    caip19: string;
+  }[];
+}
+
+/** The request of `listSupportedAssets` (`POST /public/v1/query/list_supported_assets`). */
+export interface ListSupportedAssetsRequest {
+  organizationId: string;
+  caip2: string;
+}
+
+/** What `listSupportedAssets` answers. */
+export interface ListSupportedAssetsResponse {
+  assets: {
+    name?: string;
+    decimals: number;
+    symbol?: string;
+    caip19: string;
+  }[];
+}
+
 /** The request of `getGasUsage` (`POST /public/v1/query/get_gas_usage`). */
 export interface GetGasUsageRequest {
   organizationId: string;
@@ -2463,6 +2500,8 @@ export interface OperationTypes {
   };
   getSendTransactionStatus: { request: GetSendTransactionStatusRequest; result: GetSendTransactionStatusResponse };
   getNonces: { request: GetNoncesRequest; result: GetNoncesResponse };
+  getWalletAddressBalances: { request: GetWalletAddressBalancesRequest; result: GetWalletAddressBalancesResponse };
+  listSupportedAssets: { request: ListSupportedAssetsRequest; result: ListSupportedAssetsResponse };
   getGasUsage: { request: GetGasUsageRequest; result: GetGasUsageResponse };
   upsertGasUsageConfig: { versions: [UpsertGasUsageConfigParameters]; result: UpsertGasUsageConfigResult };
   createSmartContractInterface: {
