@@ -11,3 +11,10 @@
  * decoded.
  */
 export const MAX_UNSIGNED_TRANSACTION_LENGTH = 256 * 1024;
+
+/**
+ * Most bytes the legacy (P2PKH) signature hashes of one PSBT may cover: the number of this key's legacy inputs
+ * times the unsigned transaction's size, since the legacy algorithm serializes the whole transaction again for
+ * every input. PLACEHOLDER
+ */
+export const MAX_LEGACY_SIGHASH_BYTES = 4 * 1024 * 1024;
