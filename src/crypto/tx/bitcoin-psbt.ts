@@ -139,6 +139,8 @@ export function signOwnInputs(
       // A P2SH-P2WPKH input needs its redeem script to be finalized; it is this key's, so add it if missing.
       if (spend === "p2sh-p2wpkh" && !input.redeemScript) {
         tx.updateInput(index, { redeemScript: scripts.p2wpkh }, true);
+      } else if (spend === "p2sh-p2wpkh" && !bytesEqual(input.redeemScript as Uint8Array, scripts.p2wpkh)) {
+        throw invalidArgument(`${at} carries a redeem script that is not its previous output's`, fields.transaction);
       }
       const sighash = sighashType(input, ECDSA_SIGHASHES, tx, index, fields.transaction);
       const digest =

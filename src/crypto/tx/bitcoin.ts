@@ -20,6 +20,8 @@ import { invalidArgument, isCustodyError } from "../../common/errors.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { previousOutput, signOwnInputs } from "./bitcoin-psbt.js";
+import { MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "./limits.js";
+import { psbtEntryMaps } from "./psbt-framing.js";
 import type { ParsedTransaction, PlainData, SigningIdentity, TransactionCodec } from "./types.js";
 
 // "psbt" 0xff (BIP174): hex and base64 PSBTs are told apart by this magic.
@@ -32,6 +34,10 @@ const PSBT_OPTIONS = {
   // A P2PKH input described by witnessUtxo only is signable: the legacy sighash does not commit to the amount.
   allowLegacyWitnessUtxo: true,
   allowUnknownVersion: true,
+  // btc-signer would check every input's redeem, witness and taproot scripts (a square root on the curve for each
+  // taproot key) at every parse and update, most of the cost of a large PSBT. Only inputs whose previous script
+  // is byte for byte this key's are signed, and `bitcoin-psbt.ts` checks the one script they may carry.
+  disableScriptCheck: true,
   // Keep unknown and proprietary fields: the PSBT goes back to its sender with only signatures added.
   unknown: "ignore",
 } as const;
@@ -70,10 +76,30 @@ function decodePsbt(unsignedTransaction: string, field: string): DecodedPsbt {
     encoding = "base64";
   }
   if (!bytesToHex(bytes.subarray(0, PSBT_MAGIC.length / 2)).startsWith(PSBT_MAGIC)) throw notPsbt();
+  const entries = MAX_PSBT_INPUTS + MAX_PSBT_OUTPUTS;
+  if (psbtEntryMaps(bytes, entries) > entries) {
+    throw invalidArgument(
+      `${field} has more than ${entries} inputs and outputs together; one request may sign a PSBT of at most ${MAX_PSBT_INPUTS} inputs and ${MAX_PSBT_OUTPUTS} outputs`,
+      field,
+      { limit: entries },
+    );
+  }
+  let tx: Transaction;
   try {
-    return { tx: Transaction.fromPSBT(bytes, PSBT_OPTIONS), encoding };
+    tx = Transaction.fromPSBT(bytes, PSBT_OPTIONS);
   } catch (error) {
     throw invalidArgument(`${field} is not a valid PSBT: ${(error as Error).message}`, field);
+  }
+  assertAtMost(tx.inputsLength, MAX_PSBT_INPUTS, "inputs", field);
+  assertAtMost(tx.outputsLength, MAX_PSBT_OUTPUTS, "outputs", field);
+  return { tx, encoding };
+}
+
+function assertAtMost(count: number, limit: number, what: string, field: string): void {
+  if (count > limit) {
+    throw invalidArgument(`${field} has ${count} ${what}; one request may sign a PSBT of at most ${limit}`, field, {
+      limit,
+    });
   }
 }
 
