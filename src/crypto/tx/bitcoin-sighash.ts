@@ -40,7 +40,7 @@ export interface SighashTransaction {
 
 type Hash = ReturnType<typeof sha256.create>;
 
-const ZERO_HASH = new Uint8Array(32);
+const ZERO_HASH: Uint8Array = new Uint8Array(32);
 // The flag bit of SIGHASH_ANYONECANPAY (btc-signer names only its combinations).
 const ANYONECANPAY = 0x80;
 const OUTPUT_MASK = 0x03;
@@ -63,7 +63,7 @@ function u64(value: bigint): Uint8Array {
 
 /** A script with its CompactSize length in front, as transactions serialize it. */
 function varBytes(bytes: Uint8Array): Uint8Array[] {
-  return [CompactSize.encode(bytes.length), bytes];
+  return [CompactSize.encode(BigInt(bytes.length)), bytes];
 }
 
 /** The outpoint as serialized: the txid reversed to wire order, then the output index. */
@@ -129,7 +129,7 @@ export class TransactionSighashes {
     const none = outputs === SigHash.NONE;
     const hashPrevouts = anyoneCanPay ? ZERO_HASH : this.#hashPrevouts();
     const hashSequence = anyoneCanPay || single || none ? ZERO_HASH : this.#hashSequence();
-    let hashOutputs = ZERO_HASH;
+    let hashOutputs: Uint8Array = ZERO_HASH;
     if (!single && !none) hashOutputs = this.#hashOutputs();
     else if (single && index < tx.outputs.length) {
       hashOutputs = sha256d(feed(sha256.create(), output(tx.outputs[index] as SighashOutput)));
@@ -182,7 +182,7 @@ export class TransactionSighashes {
     if (outputs === SigHash.SINGLE) {
       const paid = tx.outputs[index];
       if (!paid) throw new Error(`SIGHASH_SINGLE needs output ${index}`);
-      hash.update(sha256(feed(sha256.create(), output(paid)).digest()));
+      hash.update(feed(sha256.create(), output(paid)).digest());
     }
     return hash.digest();
   }
