@@ -113,7 +113,7 @@ describe("transaction bombs", () => {
       [segwit, p2wpkh(publicKey).script],
       [taproot, undefined],
     ] as const) {
-      let script = spends;
+      let script: Uint8Array | undefined = spends;
       if (!script) {
         // The taproot account's output script, from its address.
         script = OutScript.encode(Address(NETWORK).decode(taproot));
