@@ -15,7 +15,8 @@
  * @module
  */
 import { base64 } from "@scure/base";
-import { Address, OutScript, Transaction } from "@scure/btc-signer";
+import { Address, Transaction } from "@scure/btc-signer";
+import { isXOnlyPoint } from "tiny-secp256k1";
 import { invalidArgument, isCustodyError } from "../../common/errors.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";
@@ -42,14 +43,21 @@ const PSBT_OPTIONS = {
   unknown: "ignore",
 } as const;
 
-/** btc-signer's script type names, as `address_type` shows them (rust-bitcoin's `AddressType` spelling). */
-const ADDRESS_TYPES: Readonly<Record<string, string>> = {
-  pkh: "p2pkh",
-  sh: "p2sh",
-  wpkh: "p2wpkh",
-  wsh: "p2wsh",
-  tr: "p2tr",
-};
+/**
+ * The output scripts that have an address (BIP13/16 base58, BIP173/350 bech32 and bech32m), matched byte for byte:
+ * `[type, size, prefix, suffix]` with the hash or key of `size - prefix.length - suffix.length` bytes between.
+ * btc-signer's `OutScript.decode` would try every template it knows, checking each public key of a bare
+ * multisig or tapscript template on the curve (a square root each, a second of work for a PSBT's outputs);
+ * none of those has an address, so they are not even looked at. The type names are btc-signer's; `address_type`
+ * shows them as rust-bitcoin's `AddressType` spells them (`p2` before).
+ */
+const ADDRESS_TEMPLATES = [
+  ["pkh", 25, [0x76, 0xa9, 0x14], [0x88, 0xac]],
+  ["sh", 23, [0xa9, 0x14], [0x87]],
+  ["wpkh", 22, [0x00, 0x14], []],
+  ["wsh", 34, [0x00, 0x20], []],
+  ["tr", 34, [0x51, 0x20], []],
+] as const;
 
 // Lock times below this are block heights, from it on Unix times (BIP65's LOCKTIME_THRESHOLD).
 const LOCKTIME_THRESHOLD = 500_000_000;
@@ -118,20 +126,26 @@ function networkOf(address: string | undefined): ChainParams {
   return BITCOIN_NETWORKS.MAINNET;
 }
 
-/** The output script's template (P2WPKH, P2TR, ...), or undefined when it is not even a sequence of opcodes. */
-function scriptTemplate(script: Uint8Array) {
-  try {
-    return OutScript.decode(script);
-  } catch {
-    return undefined;
+/** The output script's address type and the hash or key it pays, when it is one of {@link ADDRESS_TEMPLATES}. */
+function addressTemplate(script: Uint8Array) {
+  for (const [type, size, prefix, suffix] of ADDRESS_TEMPLATES) {
+    if (script.length !== size) continue;
+    if (!prefix.every((byte, index) => script[index] === byte)) continue;
+    if (!suffix.every((byte, index) => script[size - suffix.length + index] === byte)) continue;
+    return { type, program: script.slice(prefix.length, size - suffix.length) };
   }
+  return undefined;
 }
 
 function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
-  const decoded = scriptTemplate(script);
-  const type = decoded && ADDRESS_TYPES[decoded.type];
-  if (!decoded || type === undefined) return { address: "", address_type: "" };
-  return { address: Address(network).encode(decoded), address_type: type };
+  const template = addressTemplate(script);
+  // A taproot output whose key is not on the curve has no spending path; btc-signer gives it no address, nor here.
+  if (!template || (template.type === "tr" && !isXOnlyPoint(template.program))) {
+    return { address: "", address_type: "" };
+  }
+  const { type, program } = template;
+  const address = Address(network).encode(type === "tr" ? { type, pubkey: program } : { type, hash: program });
+  return { address, address_type: `p2${type}` };
 }
 
 /** The fee in satoshis: what the inputs spend minus what the outputs pay; undefined without every input's amount. */

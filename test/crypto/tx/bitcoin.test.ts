@@ -3,6 +3,7 @@
  * checked by bitcoinjs (its own sighashes and signature checks, finalization, extraction).
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { Address, OutScript, Script, TEST_NETWORK, Transaction } from "@scure/btc-signer";
 import { describe, expect, it } from "vitest";
 import { prepareSigner } from "../../../src/crypto/sign/index.js";
 import { transactionCodec } from "../../../src/crypto/tx/index.js";
@@ -149,6 +150,49 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     expect(outputAddress(ours.p2wpkh)).toBe(PAY_TO);
     const mainnet = bitcoin.address.fromBech32(PAY_TO);
     expect(outputAddress()).toBe(bitcoin.address.toBech32(mainnet.data, mainnet.version, "bc"));
+  });
+
+  it("spells every output script's address as btc-signer does, and none for scripts without one", () => {
+    const hash20 = new Uint8Array(20).fill(0x11);
+    const hash32 = new Uint8Array(32).fill(0x22);
+    const compressed = secp256k1.getPublicKey(new Uint8Array(32).fill(4), true);
+    // No x coordinate of the curve is 5 (5³ + 7 = 132 is not a square modulo p).
+    const offCurve = new Uint8Array(32);
+    offCurve[31] = 5;
+    const scripts = [
+      OutScript.encode({ type: "pkh", hash: hash20 }),
+      OutScript.encode({ type: "sh", hash: hash20 }),
+      OutScript.encode({ type: "wpkh", hash: hash20 }),
+      OutScript.encode({ type: "wsh", hash: hash32 }),
+      OutScript.encode({ type: "tr", pubkey: ours.xOnly }),
+      Script.encode([1, offCurve]),
+      OutScript.encode({ type: "ms", m: 2, pubkeys: [compressed, ours.publicKey] }),
+      OutScript.encode({ type: "pk", pubkey: compressed }),
+      Script.encode(["RETURN", new Uint8Array(8)]),
+      Script.encode([2, hash32]),
+      Uint8Array.of(0x00, 0x14, 0x11),
+    ];
+    const tx = new Transaction({ allowUnknownOutputs: true, disableScriptCheck: true });
+    tx.addInput({ txid: hash32, index: 0, witnessUtxo: { script: scripts[2]!, amount: 1_000n } });
+    for (const script of scripts) tx.addOutput({ script, amount: 1n });
+    const data = codec.parse(Buffer.from(tx.toPSBT()).toString("hex"), FIELD).policyData({
+      interfaces: new Map(),
+      signer: { publicKey: ours.publicKey, address: ours.p2wpkh },
+    }) as { bitcoin: { tx: { outputs: { address: string; address_type: string }[] } } };
+    const expected = scripts.map((script) => {
+      let decoded: ReturnType<typeof OutScript.decode> | undefined;
+      try {
+        decoded = OutScript.decode(script);
+      } catch {
+        decoded = undefined;
+      }
+      if (!decoded || !["pkh", "sh", "wpkh", "wsh", "tr"].includes(decoded.type)) {
+        return { address: "", address_type: "" };
+      }
+      return { address: Address(TEST_NETWORK).encode(decoded), address_type: `p2${decoded.type}` };
+    });
+    expect(data.bitcoin.tx.outputs.map(({ address, address_type }) => ({ address, address_type }))).toEqual(expected);
+    expect(expected.filter((output) => output.address !== "")).toHaveLength(5);
   });
 
   it("refuses a PSBT with no input of the key, naming signWith", () => {
