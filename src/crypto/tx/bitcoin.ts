@@ -197,9 +197,22 @@ function signOrRefuse<T>(step: () => T, field: string): T {
   try {
     return step();
   } catch (error) {
-    if (isCustodyError(error)) throw error;
-    throw invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
+    throw refusal(error, field);
   }
+}
+
+/** {@link signOrRefuse} for a step that gives the event loop back while it works. */
+async function signOrRefuseAsync<T>(step: () => Promise<T>, field: string): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw refusal(error, field);
+  }
+}
+
+function refusal(error: unknown, field: string): unknown {
+  if (isCustodyError(error)) return error;
+  return invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
 }
 
 export const bitcoinCodec: TransactionCodec = {
@@ -209,10 +222,10 @@ export const bitcoinCodec: TransactionCodec = {
     return {
       contracts: [],
       policyData: ({ signer }) => ({ bitcoin: { tx: policyTransaction(tx, signer) } }),
-      sign(key, signWithField) {
+      async sign(key, signWithField) {
         // Signing changes the transaction in place; a fresh copy keeps the parsed one as the policies saw it.
         const copy = decodePsbt(unsignedTransaction, field).tx;
-        const signed = signOrRefuse(
+        const signed = await signOrRefuseAsync(
           () => signOwnInputs(copy, key.signer, key.publicKey, { transaction: field, signWith: signWithField }),
           field,
         );
@@ -222,6 +235,8 @@ export const bitcoinCodec: TransactionCodec = {
             signWithField,
           );
         }
+        // Encoding a large PSBT is tens of milliseconds of its own: not in the same turn as the last signatures.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const psbt = signOrRefuse(() => copy.toPSBT(), field);
         return encoding === "hex" ? bytesToHex(psbt) : base64.encode(psbt);
       },
