@@ -14,9 +14,10 @@ export const MAX_UNSIGNED_TRANSACTION_LENGTH = 256 * 1024;
 
 /**
  * Most inputs of a PSBT one `sign_transaction` may carry. Each input costs parsing, a sighash, a signature and
- * re-encoding; 250 of this key's taproot inputs with 250 taproot outputs, the dearest PSBT the bounds allow,
- * keep the event loop about 100 ms on a small server core (`npm run adversarial` prints the figure). Larger
- * consolidations are split over several requests.
+ * re-encoding: 250 of this key's taproot inputs with 250 taproot outputs, the dearest PSBT the bounds allow, take
+ * about 250 ms of one small server core in all, in turns of at most a few tens of milliseconds (signing gives the
+ * event loop back every 25 signatures), so a concurrent request waits about 100 ms (`npm run adversarial` prints
+ * the figure). Larger consolidations are split over several requests.
  */
 export const MAX_PSBT_INPUTS = 250;
 
