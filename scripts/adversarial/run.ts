@@ -5,7 +5,8 @@
  * cross-organization reads and writes, concurrent conflicting activities, the auth proxy as strangers use it
  * (account pre-hijacking, enumeration, the outbox, origins, floods), webhook URLs that reach loopback through
  * IPv6 and one tenant's hanging receivers delaying another's deliveries, NUL characters in ids and names (on the
- * file store and PostgreSQL), a hostile chain node behind `--rpc`, a PostgreSQL outage under load, SIGKILL during
+ * file store and PostgreSQL), a hostile chain node behind `--rpc`, a PostgreSQL outage under load, transaction bombs (a PSBT of 1,500 inputs, the largest one allowed) with the
+ * event-loop delay they cause, SIGKILL during
  * load (nothing acknowledged may be lost), and a scan for secrets in the data directory, the server's output and
  * every activity and error body. The PostgreSQL cases run when `CUSTODIAN_PG_URL` names a server.
  *
@@ -25,6 +26,7 @@ import { nulCharacters } from "./nul-characters.js";
 import { postgresOutage } from "./postgres-outage.js";
 import { allActivityBodies, knownSecrets, secretScan } from "./secrets.js";
 import { stampsAndOrganizations } from "./stamps-and-organizations.js";
+import { transactionBombs } from "./transaction-bombs.js";
 import { webhooks } from "./webhooks.js";
 
 /** The attacks on one running server, in order. */
@@ -37,6 +39,7 @@ const ATTACKS: ((target: Target) => Promise<unknown>)[] = [
   nulCharacters,
   chainAnswers,
   postgresOutage,
+  transactionBombs,
 ];
 
 async function main(): Promise<void> {

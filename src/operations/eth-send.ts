@@ -166,7 +166,7 @@ async function sendHandler(context: ActivityContext, params: SendParams) {
   const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
   let txHash = broadcasts.get(params);
   if (!txHash) {
-    const signed = parsed.sign(
+    const signed = await parsed.sign(
       { ...signingIdentity(target, params.from), signer: await signerOf(context.data, context.services, target) },
       "parameters.from",
     );

@@ -144,6 +144,6 @@ export const signTransaction = defineActivity({
       ...signingIdentity(target, params.signWith),
       signer: await signerOf(context.data, context.services, target),
     };
-    return { signedTransaction: parsed.sign(key, FIELDS.signWith) };
+    return { signedTransaction: await parsed.sign(key, FIELDS.signWith) };
   },
 });

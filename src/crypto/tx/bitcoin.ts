@@ -15,11 +15,14 @@
  * @module
  */
 import { base64 } from "@scure/base";
-import { Address, OutScript, Transaction } from "@scure/btc-signer";
+import { Address, Transaction } from "@scure/btc-signer";
+import { isXOnlyPoint } from "tiny-secp256k1";
 import { invalidArgument, isCustodyError } from "../../common/errors.js";
 import { BITCOIN_NETWORKS, type ChainParams } from "../addresses/bitcoin.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { previousOutput, signOwnInputs } from "./bitcoin-psbt.js";
+import { MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "./limits.js";
+import { psbtEntryMaps } from "./psbt-framing.js";
 import type { ParsedTransaction, PlainData, SigningIdentity, TransactionCodec } from "./types.js";
 
 // "psbt" 0xff (BIP174): hex and base64 PSBTs are told apart by this magic.
@@ -32,18 +35,29 @@ const PSBT_OPTIONS = {
   // A P2PKH input described by witnessUtxo only is signable: the legacy sighash does not commit to the amount.
   allowLegacyWitnessUtxo: true,
   allowUnknownVersion: true,
+  // btc-signer would check every input's redeem, witness and taproot scripts (a square root on the curve for each
+  // taproot key) at every parse and update, most of the cost of a large PSBT. Only inputs whose previous script
+  // is byte for byte this key's are signed, and `bitcoin-psbt.ts` checks the one script they may carry.
+  disableScriptCheck: true,
   // Keep unknown and proprietary fields: the PSBT goes back to its sender with only signatures added.
   unknown: "ignore",
 } as const;
 
-/** btc-signer's script type names, as `address_type` shows them (rust-bitcoin's `AddressType` spelling). */
-const ADDRESS_TYPES: Readonly<Record<string, string>> = {
-  pkh: "p2pkh",
-  sh: "p2sh",
-  wpkh: "p2wpkh",
-  wsh: "p2wsh",
-  tr: "p2tr",
-};
+/**
+ * The output scripts that have an address (BIP13/16 base58, BIP173/350 bech32 and bech32m), matched byte for byte:
+ * `[type, size, prefix, suffix]` with the hash or key of `size - prefix.length - suffix.length` bytes between.
+ * btc-signer's `OutScript.decode` would try every template it knows, checking each public key of a bare
+ * multisig or tapscript template on the curve (a square root each, a second of work for a PSBT's outputs);
+ * none of those has an address, so they are not even looked at. The type names are btc-signer's; `address_type`
+ * shows them as rust-bitcoin's `AddressType` spells them (`p2` before).
+ */
+const ADDRESS_TEMPLATES = [
+  ["pkh", 25, [0x76, 0xa9, 0x14], [0x88, 0xac]],
+  ["sh", 23, [0xa9, 0x14], [0x87]],
+  ["wpkh", 22, [0x00, 0x14], []],
+  ["wsh", 34, [0x00, 0x20], []],
+  ["tr", 34, [0x51, 0x20], []],
+] as const;
 
 // Lock times below this are block heights, from it on Unix times (BIP65's LOCKTIME_THRESHOLD).
 const LOCKTIME_THRESHOLD = 500_000_000;
@@ -70,10 +84,30 @@ function decodePsbt(unsignedTransaction: string, field: string): DecodedPsbt {
     encoding = "base64";
   }
   if (!bytesToHex(bytes.subarray(0, PSBT_MAGIC.length / 2)).startsWith(PSBT_MAGIC)) throw notPsbt();
+  const entries = MAX_PSBT_INPUTS + MAX_PSBT_OUTPUTS;
+  if (psbtEntryMaps(bytes, entries) > entries) {
+    throw invalidArgument(
+      `${field} has more than ${entries} inputs and outputs together; one request may sign a PSBT of at most ${MAX_PSBT_INPUTS} inputs and ${MAX_PSBT_OUTPUTS} outputs`,
+      field,
+      { limit: entries },
+    );
+  }
+  let tx: Transaction;
   try {
-    return { tx: Transaction.fromPSBT(bytes, PSBT_OPTIONS), encoding };
+    tx = Transaction.fromPSBT(bytes, PSBT_OPTIONS);
   } catch (error) {
     throw invalidArgument(`${field} is not a valid PSBT: ${(error as Error).message}`, field);
+  }
+  assertAtMost(tx.inputsLength, MAX_PSBT_INPUTS, "inputs", field);
+  assertAtMost(tx.outputsLength, MAX_PSBT_OUTPUTS, "outputs", field);
+  return { tx, encoding };
+}
+
+function assertAtMost(count: number, limit: number, what: string, field: string): void {
+  if (count > limit) {
+    throw invalidArgument(`${field} has ${count} ${what}; one request may sign a PSBT of at most ${limit}`, field, {
+      limit,
+    });
   }
 }
 
@@ -92,20 +126,26 @@ function networkOf(address: string | undefined): ChainParams {
   return BITCOIN_NETWORKS.MAINNET;
 }
 
-/** The output script's template (P2WPKH, P2TR, ...), or undefined when it is not even a sequence of opcodes. */
-function scriptTemplate(script: Uint8Array) {
-  try {
-    return OutScript.decode(script);
-  } catch {
-    return undefined;
+/** The output script's address type and the hash or key it pays, when it is one of {@link ADDRESS_TEMPLATES}. */
+function addressTemplate(script: Uint8Array) {
+  for (const [type, size, prefix, suffix] of ADDRESS_TEMPLATES) {
+    if (script.length !== size) continue;
+    if (!prefix.every((byte, index) => script[index] === byte)) continue;
+    if (!suffix.every((byte, index) => script[size - suffix.length + index] === byte)) continue;
+    return { type, program: script.slice(prefix.length, size - suffix.length) };
   }
+  return undefined;
 }
 
 function outputAddress(script: Uint8Array, network: ChainParams): { address: string; address_type: string } {
-  const decoded = scriptTemplate(script);
-  const type = decoded && ADDRESS_TYPES[decoded.type];
-  if (!decoded || type === undefined) return { address: "", address_type: "" };
-  return { address: Address(network).encode(decoded), address_type: type };
+  const template = addressTemplate(script);
+  // A taproot output whose key is not on the curve has no spending path; btc-signer gives it no address, nor here.
+  if (!template || (template.type === "tr" && !isXOnlyPoint(template.program))) {
+    return { address: "", address_type: "" };
+  }
+  const { type, program } = template;
+  const address = Address(network).encode(type === "tr" ? { type, pubkey: program } : { type, hash: program });
+  return { address, address_type: `p2${type}` };
 }
 
 /** The fee in satoshis: what the inputs spend minus what the outputs pay; undefined without every input's amount. */
@@ -157,9 +197,22 @@ function signOrRefuse<T>(step: () => T, field: string): T {
   try {
     return step();
   } catch (error) {
-    if (isCustodyError(error)) throw error;
-    throw invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
+    throw refusal(error, field);
   }
+}
+
+/** {@link signOrRefuse} for a step that gives the event loop back while it works. */
+async function signOrRefuseAsync<T>(step: () => Promise<T>, field: string): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw refusal(error, field);
+  }
+}
+
+function refusal(error: unknown, field: string): unknown {
+  if (isCustodyError(error)) return error;
+  return invalidArgument(`${field} cannot be signed: ${(error as Error).message}`, field);
 }
 
 export const bitcoinCodec: TransactionCodec = {
@@ -169,10 +222,10 @@ export const bitcoinCodec: TransactionCodec = {
     return {
       contracts: [],
       policyData: ({ signer }) => ({ bitcoin: { tx: policyTransaction(tx, signer) } }),
-      sign(key, signWithField) {
+      async sign(key, signWithField) {
         // Signing changes the transaction in place; a fresh copy keeps the parsed one as the policies saw it.
         const copy = decodePsbt(unsignedTransaction, field).tx;
-        const signed = signOrRefuse(
+        const signed = await signOrRefuseAsync(
           () => signOwnInputs(copy, key.signer, key.publicKey, { transaction: field, signWith: signWithField }),
           field,
         );
@@ -182,6 +235,8 @@ export const bitcoinCodec: TransactionCodec = {
             signWithField,
           );
         }
+        // Encoding a large PSBT is tens of milliseconds of its own: not in the same turn as the last signatures.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const psbt = signOrRefuse(() => copy.toPSBT(), field);
         return encoding === "hex" ? bytesToHex(psbt) : base64.encode(psbt);
       },

@@ -1,5 +1,5 @@
 /**
- * Size limit of `sign_transaction`. Turnkey does not publish one, so it is custodian's own.
+ * Size and work limits of `sign_transaction`. Turnkey does not publish any, so they are custodian's own.
  *
  * @module
  */
@@ -11,3 +11,23 @@
  * decoded.
  */
 export const MAX_UNSIGNED_TRANSACTION_LENGTH = 256 * 1024;
+
+/**
+ * Most inputs of a PSBT one `sign_transaction` may carry. Each input costs parsing, a sighash, a signature and
+ * re-encoding: 250 of this key's taproot inputs with 250 taproot outputs, the dearest PSBT the bounds allow, take
+ * about 250 ms of one small server core in all, in turns of at most a few tens of milliseconds (signing gives the
+ * event loop back every 25 signatures), so a concurrent request waits about 100 ms (`npm run adversarial` prints
+ * the figure). Larger consolidations are split over several requests.
+ */
+export const MAX_PSBT_INPUTS = 250;
+
+/** Most outputs of a PSBT one `sign_transaction` may carry: each is decoded for policies; see {@link MAX_PSBT_INPUTS}. */
+export const MAX_PSBT_OUTPUTS = 250;
+
+/**
+ * Most bytes the legacy (P2PKH) signature hashes of one PSBT may cover: the number of this key's legacy inputs
+ * times the unsigned transaction's size, since the legacy algorithm serializes the whole transaction again for
+ * every input. 1 MiB takes about 100 ms (about 150 legacy inputs in one transaction); segwit and taproot inputs,
+ * whose sighashes are linear, do not count.
+ */
+export const MAX_LEGACY_SIGHASH_BYTES = 1024 * 1024;

@@ -104,8 +104,12 @@ export interface ParsedTransaction {
   /**
    * Signs with `key` and returns the signed transaction in the wire form the clients read. A key that cannot
    * sign this transaction (wrong curve, no input it controls) gives `INVALID_ARGUMENT` naming `field`.
+   *
+   * A codec whose signing may take long (a PSBT's hundreds of inputs, each a signature) returns a promise and
+   * gives the event loop back between pieces of the work, so other requests are answered meanwhile; the others
+   * return the string.
    */
-  sign(key: TransactionSigningKey, field: string): string;
+  sign(key: TransactionSigningKey, field: string): string | Promise<string>;
 }
 
 /** The codec of one transaction type. */

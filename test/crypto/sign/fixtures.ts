@@ -34,6 +34,17 @@ export function compact(sig: { r: string; s: string }): Uint8Array {
 }
 
 /** Runs `fn` and returns the CustodyError it throws, failing the test if it throws anything else or nothing. */
+/** {@link custodyErrorOf} for work that may return a promise: what it throws or rejects with. */
+export async function custodyErrorOfAsync(fn: () => unknown): Promise<CustodyError> {
+  try {
+    await fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CustodyError);
+    return error as CustodyError;
+  }
+  throw new Error("expected a CustodyError, but nothing was thrown");
+}
+
 export function custodyErrorOf(fn: () => unknown): CustodyError {
   try {
     fn();

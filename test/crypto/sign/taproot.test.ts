@@ -1,4 +1,6 @@
+import { schnorr } from "@noble/curves/secp256k1.js";
 import { WIF } from "@scure/btc-signer";
+import { taprootTweakPrivKey } from "@scure/btc-signer/utils.js";
 import { describe, expect, it } from "vitest";
 import { prepareSigner, signRawPayload } from "../../../src/crypto/sign/index.js";
 import { bitcoin, ecc } from "../../support/bitcoin.js";
@@ -37,6 +39,18 @@ describe("taproot signatures", () => {
     // Not a signature of the untweaked key.
     expect(ecc.verifySchnorr(Buffer.from(DIGEST, "hex"), key.publicKey.subarray(1), bytes)).toBe(false);
     expect(signRawPayload({ curve: "CURVE_SECP256K1", privateKey: key.privateKey, ...request })).toEqual(signature);
+  });
+
+  it("signs byte for byte what @noble/curves' BIP340 signs with the same key and zero auxiliary data", () => {
+    for (const byte of [0x01, 0x42, 0x99, 0xfe]) {
+      const key = secp256k1Key(byte);
+      const tweaked = taprootTweakPrivKey(key.privateKey);
+      for (const digest of [DIGEST, "00".repeat(32), "ff".repeat(32)]) {
+        const ours = prepareSigner("CURVE_SECP256K1", key.privateKey).taproot!.sign(Buffer.from(digest, "hex"), "d");
+        const noble = schnorr.sign(Buffer.from(digest, "hex"), tweaked, new Uint8Array(32));
+        expect(Buffer.from(ours).toString("hex")).toBe(Buffer.from(noble).toString("hex"));
+      }
+    }
   });
 
   it("refuses a digest of another length, naming the payload", () => {

@@ -3,11 +3,12 @@
  * checked by bitcoinjs (its own sighashes and signature checks, finalization, extraction).
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { Address, OutScript, Script, TEST_NETWORK, Transaction } from "@scure/btc-signer";
 import { describe, expect, it } from "vitest";
 import { prepareSigner } from "../../../src/crypto/sign/index.js";
 import { transactionCodec } from "../../../src/crypto/tx/index.js";
 import { bitcoin, ecc, unsignedPsbt, validateSignature } from "../../support/bitcoin.js";
-import { custodyErrorOf } from "../sign/fixtures.js";
+import { custodyErrorOf, custodyErrorOfAsync } from "../sign/fixtures.js";
 
 const network = bitcoin.networks.testnet;
 const FIELD = "parameters.unsignedTransaction";
@@ -58,11 +59,14 @@ function everyKindPsbt() {
 }
 
 describe("TRANSACTION_TYPE_BITCOIN", () => {
-  it("signs every input of the key (P2WPKH, P2SH-P2WPKH, P2PKH, P2TR) and leaves the others", () => {
+  it("signs every input of the key (P2WPKH, P2SH-P2WPKH, P2PKH, P2TR) and leaves the others", async () => {
     const psbt = everyKindPsbt();
-    const signed = bitcoin.Psbt.fromHex(codec.parse(psbt.toHex(), FIELD).sign(signingKey(ours.p2wpkh), SIGN_WITH), {
-      network,
-    });
+    const signed = bitcoin.Psbt.fromHex(
+      await codec.parse(psbt.toHex(), FIELD).sign(signingKey(ours.p2wpkh), SIGN_WITH),
+      {
+        network,
+      },
+    );
     for (const index of [0, 1, 2, 3]) expect(signed.validateSignaturesOfInput(index, validateSignature)).toBe(true);
     expect(signed.data.inputs[3]!.tapKeySig).toHaveLength(64);
     expect(signed.data.inputs[4]!.partialSig).toBeUndefined();
@@ -78,15 +82,15 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     expect(tx.outs.map((output) => output.value)).toEqual([120_000n, 27_500n]);
   });
 
-  it("answers a base64 PSBT in base64, and accepts hex with 0x", () => {
+  it("answers a base64 PSBT in base64, and accepts hex with 0x", async () => {
     const psbt = everyKindPsbt();
-    const fromBase64 = codec.parse(psbt.toBase64(), FIELD).sign(signingKey(), SIGN_WITH);
+    const fromBase64 = await codec.parse(psbt.toBase64(), FIELD).sign(signingKey(), SIGN_WITH);
     expect(bitcoin.Psbt.fromBase64(fromBase64).validateSignaturesOfInput(3, validateSignature)).toBe(true);
-    const fromHex = codec.parse(`0x${psbt.toHex()}`, FIELD).sign(signingKey(), SIGN_WITH);
+    const fromHex = await codec.parse(`0x${psbt.toHex()}`, FIELD).sign(signingKey(), SIGN_WITH);
     expect(fromHex).toMatch(/^70736274ff[0-9a-f]+$/);
   });
 
-  it("signs with the sighash type the input asks for", () => {
+  it("signs with the sighash type the input asks for", async () => {
     const psbt = unsignedPsbt(
       network,
       [
@@ -97,7 +101,7 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     );
     psbt.updateInput(0, { sighashType: bitcoin.Transaction.SIGHASH_ALL | bitcoin.Transaction.SIGHASH_ANYONECANPAY });
     psbt.updateInput(1, { sighashType: bitcoin.Transaction.SIGHASH_NONE, tapInternalKey: ours.xOnly });
-    const signed = bitcoin.Psbt.fromHex(codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
+    const signed = bitcoin.Psbt.fromHex(await codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
     expect(signed.validateSignaturesOfInput(0, validateSignature)).toBe(true);
     expect(signed.validateSignaturesOfInput(1, validateSignature)).toBe(true);
     expect(signed.data.inputs[0]!.partialSig![0]!.signature.at(-1)).toBe(0x81);
@@ -151,16 +155,62 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     expect(outputAddress()).toBe(bitcoin.address.toBech32(mainnet.data, mainnet.version, "bc"));
   });
 
-  it("refuses a PSBT with no input of the key, naming signWith", () => {
+  it("spells every output script's address as btc-signer does, and none for scripts without one", () => {
+    const hash20 = new Uint8Array(20).fill(0x11);
+    const hash32 = new Uint8Array(32).fill(0x22);
+    const compressed = secp256k1.getPublicKey(new Uint8Array(32).fill(4), true);
+    // No x coordinate of the curve is 5 (5³ + 7 = 132 is not a square modulo p).
+    const offCurve = new Uint8Array(32);
+    offCurve[31] = 5;
+    const scripts = [
+      OutScript.encode({ type: "pkh", hash: hash20 }),
+      OutScript.encode({ type: "sh", hash: hash20 }),
+      OutScript.encode({ type: "wpkh", hash: hash20 }),
+      OutScript.encode({ type: "wsh", hash: hash32 }),
+      OutScript.encode({ type: "tr", pubkey: ours.xOnly }),
+      Script.encode([1, offCurve]),
+      OutScript.encode({ type: "ms", m: 2, pubkeys: [compressed, ours.publicKey] }),
+      OutScript.encode({ type: "pk", pubkey: compressed }),
+      Script.encode(["RETURN", new Uint8Array(8)]),
+      Script.encode([2, hash32]),
+      Uint8Array.of(0x00, 0x14, 0x11),
+    ];
+    const tx = new Transaction({ allowUnknownOutputs: true, disableScriptCheck: true });
+    tx.addInput({ txid: hash32, index: 0, witnessUtxo: { script: scripts[2]!, amount: 1_000n } });
+    for (const script of scripts) tx.addOutput({ script, amount: 1n });
+    const data = codec.parse(Buffer.from(tx.toPSBT()).toString("hex"), FIELD).policyData({
+      interfaces: new Map(),
+      signer: { publicKey: ours.publicKey, address: ours.p2wpkh },
+    }) as { bitcoin: { tx: { outputs: { address: string; address_type: string }[] } } };
+    const expected = scripts.map((script) => {
+      let decoded: { type: string } | undefined;
+      try {
+        decoded = OutScript.decode(script);
+      } catch {
+        decoded = undefined;
+      }
+      if (!decoded || !["pkh", "sh", "wpkh", "wsh", "tr"].includes(decoded.type)) {
+        return { address: "", address_type: "" };
+      }
+      return {
+        address: Address(TEST_NETWORK).encode(decoded as Parameters<ReturnType<typeof Address>["encode"]>[0]),
+        address_type: `p2${decoded.type}`,
+      };
+    });
+    expect(data.bitcoin.tx.outputs.map(({ address, address_type }) => ({ address, address_type }))).toEqual(expected);
+    expect(expected.filter((output) => output.address !== "")).toHaveLength(5);
+  });
+
+  it("refuses a PSBT with no input of the key, naming signWith", async () => {
     const psbt = unsignedPsbt(network, [{ address: theirs.p2tr, value: 5_000n }], [{ address: PAY_TO, value: 4_000n }]);
-    const error = custodyErrorOf(() => codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
+    const error = await custodyErrorOfAsync(() => codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
     expect(error.code).toBe("INVALID_ARGUMENT");
     expect(error.details.field).toBe(SIGN_WITH);
   });
 
-  it("refuses an Ed25519 key, naming signWith", () => {
+  it("refuses an Ed25519 key, naming signWith", async () => {
     const key = { signer: prepareSigner("CURVE_ED25519", new Uint8Array(32).fill(7)), publicKey: new Uint8Array(32) };
-    const error = custodyErrorOf(() => codec.parse(everyKindPsbt().toHex(), FIELD).sign(key, SIGN_WITH));
+    const error = await custodyErrorOfAsync(() => codec.parse(everyKindPsbt().toHex(), FIELD).sign(key, SIGN_WITH));
     expect(error.details.field).toBe(SIGN_WITH);
   });
 
@@ -181,7 +231,7 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     }
   });
 
-  it("refuses inputs of the key it cannot sign, naming the transaction", () => {
+  it("refuses inputs of the key it cannot sign, naming the transaction", async () => {
     const single = unsignedPsbt(
       network,
       [
@@ -206,7 +256,7 @@ describe("TRANSACTION_TYPE_BITCOIN", () => {
     stripped.addInput({ ...bare.txInputs[1]! });
     stripped.addOutput({ address: PAY_TO, value: 19_000n });
     for (const psbt of [single, stripped]) {
-      const error = custodyErrorOf(() => codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
+      const error = await custodyErrorOfAsync(() => codec.parse(psbt.toHex(), FIELD).sign(signingKey(), SIGN_WITH));
       expect(error.code).toBe("INVALID_ARGUMENT");
       expect(error.details.field).toBe(FIELD);
     }

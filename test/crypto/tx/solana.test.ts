@@ -60,15 +60,15 @@ function policyView(hex: string, interfaces: ReadonlyMap<string, unknown> = new 
 }
 
 describe("TRANSACTION_TYPE_SOLANA signing", () => {
-  it("signs a legacy transfer that web3.js verifies", () => {
+  it("signs a legacy transfer that web3.js verifies", async () => {
     const signed = Transaction.from(
-      Buffer.from(codec.parse(unsignedHex(legacyTransfer()), FIELD).sign(signingKey, SIGN_WITH), "hex"),
+      Buffer.from(await codec.parse(unsignedHex(legacyTransfer()), FIELD).sign(signingKey, SIGN_WITH), "hex"),
     );
     expect(signed.verifySignatures()).toBe(true);
     expect(signed.signatures[0]!.publicKey.equals(ours)).toBe(true);
   });
 
-  it("signs a v0 transfer with a lookup table, in the signer's slot, that web3.js reads back", () => {
+  it("signs a v0 transfer with a lookup table, in the signer's slot, that web3.js reads back", async () => {
     const table = new AddressLookupTableAccount({
       key: Keypair.generate().publicKey,
       state: {
@@ -85,7 +85,7 @@ describe("TRANSACTION_TYPE_SOLANA signing", () => {
     }).compileToV0Message([table]);
     const unsigned = new VersionedTransaction(message);
     const signed = VersionedTransaction.deserialize(
-      Buffer.from(codec.parse(unsignedHex(unsigned), FIELD).sign(signingKey, SIGN_WITH), "hex"),
+      Buffer.from(await codec.parse(unsignedHex(unsigned), FIELD).sign(signingKey, SIGN_WITH), "hex"),
     );
     expect(ed25519.verify(signed.signatures[0]!, signed.message.serialize(), ours.toBytes())).toBe(true);
     expect(hexOf(signed.message.serialize())).toBe(hexOf(message.serialize()));
@@ -104,12 +104,12 @@ describe("TRANSACTION_TYPE_SOLANA signing", () => {
     expect(view.transfers).toEqual([{ from: ours.toBase58(), to: "ADDRESS_TABLE_LOOKUP", amount: 77n }]);
   });
 
-  it("adds its signature at its index and leaves the fee payer's as it is", () => {
+  it("adds its signature at its index and leaves the fee payer's as it is", async () => {
     const payer = Keypair.generate();
     const tx = legacyTransfer(payer.publicKey);
     tx.partialSign(payer);
     const signed = Transaction.from(
-      Buffer.from(codec.parse(unsignedHex(tx), FIELD).sign(signingKey, SIGN_WITH), "hex"),
+      Buffer.from(await codec.parse(unsignedHex(tx), FIELD).sign(signingKey, SIGN_WITH), "hex"),
     );
     expect(signed.signatures.map((entry) => entry.publicKey.toBase58())).toEqual([
       payer.publicKey.toBase58(),

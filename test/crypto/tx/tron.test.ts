@@ -70,9 +70,9 @@ function policySpelling(name: string, value: unknown): unknown {
 }
 
 describe("TRANSACTION_TYPE_TRON", () => {
-  it("signs a TRX transfer that tronweb recovers to the owner", () => {
+  it("signs a TRX transfer that tronweb recovers to the owner", async () => {
     const tx = tronTransaction("TransferContract", { owner_address: owner, to_address: to, amount: 100 });
-    const signedHex = codec.parse(tx.raw_data_hex, FIELD).sign(signingKey, SIGN_WITH);
+    const signedHex = await codec.parse(tx.raw_data_hex, FIELD).sign(signingKey, SIGN_WITH);
     // tronweb's generated protobuf classes, which it installs globally for its own decoding.
     const proto = (globalThis as unknown as { TronWebProto: { Transaction: TronWebTransactionClass } }).TronWebProto;
     const signed = proto.Transaction.deserializeBinary(Buffer.from(signedHex, "hex"));

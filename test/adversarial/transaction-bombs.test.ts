@@ -1,0 +1,152 @@
+/**
+ * Transaction bombs: PSBTs within the body limit that ask for more work than one request may, refused before the
+ * work with `INVALID_ARGUMENT` naming the transaction; and the largest PSBT the bounds allow, signed correctly
+ * (checked and finalized by @scure/btc-signer itself). That the work is linear is shown by counting in
+ * `test/crypto/tx/bitcoin-sighash.test.ts`.
+ */
+import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { Address, NETWORK, OutScript, p2pkh, p2wpkh, SigHash, Transaction } from "@scure/btc-signer";
+import { describe, expect, it } from "vitest";
+import { MAX_LEGACY_SIGHASH_BYTES, MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "../../src/crypto/tx/limits.js";
+import { expectCustodyError } from "../support/custody-error.js";
+import { engineWithOrganization } from "../support/engine.js";
+
+const FIELD = "parameters.unsignedTransaction";
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+async function setup() {
+  const fixture = await engineWithOrganization();
+  const { root, organizationId } = fixture;
+  const { activity } = await root.createWallet({
+    organizationId,
+    parameters: {
+      walletName: "bombs",
+      accounts: [
+        {
+          curve: "CURVE_SECP256K1",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/84'/0'/0'/0/0",
+          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
+        },
+        {
+          curve: "CURVE_SECP256K1",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/86'/0'/0'/0/0",
+          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
+        },
+      ],
+    },
+  });
+  const [segwit, taproot] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [
+    string,
+    string,
+  ];
+  const { account } = await root.getWalletAccount({
+    organizationId,
+    walletId: (activity.result!.createWalletResult as { walletId: string }).walletId,
+    address: segwit,
+  });
+  const publicKey = Uint8Array.from(Buffer.from(account.publicKey!, "hex"));
+  return { ...fixture, segwit, taproot, publicKey };
+}
+
+/** A PSBT spending `inputs` outputs that pay `script` and paying `outputs` outputs. */
+function psbt(script: Uint8Array, inputs: number, outputs: number, payTo: Uint8Array = script): string {
+  const tx = new Transaction({ allowUnknownOutputs: true, allowLegacyWitnessUtxo: true });
+  for (let index = 0; index < inputs; index++) {
+    const txid = new Uint8Array(32);
+    new DataView(txid.buffer).setUint32(0, index + 1);
+    tx.addInput({ txid, index: 0, witnessUtxo: { script, amount: 10_000n } });
+  }
+  for (let index = 0; index < outputs; index++) tx.addOutput({ script: payTo, amount: 1_000n });
+  return hex(tx.toPSBT());
+}
+
+describe("transaction bombs", () => {
+  it("refuses PSBTs with more inputs or outputs than one request may sign, before any is signed", async () => {
+    const { root, organizationId, segwit, publicKey } = await setup();
+    const script = p2wpkh(publicKey).script;
+    const cases = [
+      // Far past the bound: counted from the framing, before btc-signer decodes a field.
+      psbt(script, 1_500, 1),
+      // Just past it, each way.
+      psbt(script, MAX_PSBT_INPUTS + 1, 1),
+      psbt(script, 1, MAX_PSBT_OUTPUTS + 1),
+    ];
+    for (const unsignedTransaction of cases) {
+      const error = await expectCustodyError(
+        root.signTransaction({
+          organizationId,
+          parameters: { signWith: segwit, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction },
+        }),
+        "INVALID_ARGUMENT",
+        FIELD,
+      );
+      expect(error.message).toMatch(/at most/);
+    }
+  });
+
+  it("refuses legacy inputs whose sighashes would hash more than the bound", async () => {
+    const { root, organizationId, segwit, publicKey } = await setup();
+    const legacy = p2pkh(publicKey).script;
+    // Each legacy input serializes the whole transaction again: n inputs of about 41 bytes hash about 41·n² bytes.
+    const inputs = Math.ceil(Math.sqrt(MAX_LEGACY_SIGHASH_BYTES / 41)) + 10;
+    expect(inputs).toBeLessThanOrEqual(MAX_PSBT_INPUTS);
+    const error = await expectCustodyError(
+      root.signTransaction({
+        organizationId,
+        parameters: {
+          signWith: segwit,
+          type: "TRANSACTION_TYPE_BITCOIN",
+          unsignedTransaction: psbt(legacy, inputs, 1),
+        },
+      }),
+      "INVALID_ARGUMENT",
+      FIELD,
+    );
+    expect(error.details.limit).toBe(MAX_LEGACY_SIGHASH_BYTES);
+  });
+
+  it("signs the largest PSBT the bounds allow, every input of the key, as btc-signer checks and finalizes it", async () => {
+    const { root, organizationId, segwit, taproot, publicKey } = await setup();
+    for (const [signWith, spends] of [
+      [segwit, p2wpkh(publicKey).script],
+      [taproot, undefined],
+    ] as const) {
+      let script: Uint8Array | undefined = spends;
+      if (!script) {
+        // The taproot account's output script, from its address.
+        script = OutScript.encode(Address(NETWORK).decode(taproot));
+      }
+      const unsignedTransaction = psbt(script, MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS);
+      const { activity } = await root.signTransaction({
+        organizationId,
+        parameters: { signWith, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction },
+      });
+      expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      const signed = Transaction.fromPSBT(
+        Buffer.from((activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction, "hex"),
+      );
+      expect(signed.inputsLength).toBe(MAX_PSBT_INPUTS);
+      // Every signature verifies (noble) against btc-signer's own sighash of its input.
+      const scripts = Array.from({ length: signed.inputsLength }, () => script);
+      const amounts = Array.from({ length: signed.inputsLength }, () => 10_000n);
+      for (let index = 0; index < signed.inputsLength; index++) {
+        const input = signed.getInput(index);
+        if (spends) {
+          const [[key, signature]] = input.partialSig as [[Uint8Array, Uint8Array]];
+          const digest = signed.preimageWitnessV0(index, p2pkh(publicKey).script, SigHash.ALL, 10_000n);
+          expect(secp256k1.verify(signature.subarray(0, -1), digest, key, { format: "der", prehash: false })).toBe(
+            true,
+          );
+        } else {
+          const digest = signed.preimageWitnessV1(index, scripts, SigHash.DEFAULT, amounts);
+          expect(schnorr.verify(input.tapKeySig as Uint8Array, digest, script.subarray(2))).toBe(true);
+        }
+      }
+      signed.finalize();
+      expect(signed.isFinal).toBe(true);
+      expect(signed.extract().length).toBeGreaterThan(0);
+    }
+  });
+});
