@@ -15,26 +15,34 @@
  * the signature see the same nonce and fees, and a store that re-runs a transaction re-sends the same
  * signed bytes (which the node answers as already known) rather than a second transaction.
  *
- * Sponsored sends and multi-call batches go through Turnkey's gas station (EIP-7702 delegate and execution
- * contracts); `@turnkey/gas-station` ships their ABIs but not their bytecode, so no devnet can have them:
- * they are refused (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`). Their limits are kept and reported
- * by `gas-usage.ts`, with no usage.
+ * Sponsored sends and multi-call batches go through a gas station. Policies decide them first, as every send:
+ * each call is judged as its own EIP-1559 transaction from the sender with nonce and gas fields 0 (the hosted
+ * service shows sponsored sends under the same `eth.tx` keywords, gas fields 0), one policy target per call.
+ * Only an allowed one reaches the handler, which refuses it (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`)
+ * when the host configured no gas station for the chain.
  *
  * @module
  */
 import * as v from "valibot";
 import { chainFailure } from "../chains/errors.js";
 import { EvmRpc } from "../chains/evm-rpc.js";
-import { broadcastEvm, type EvmSendCall, prepareEvmSend } from "../chains/evm-send.js";
+import { broadcastEvm, type EvmSendCall, prepareEvmSend, unsignedCallView } from "../chains/evm-send.js";
 import type { ChainBackend } from "../chains/registry.js";
 import { recordBroadcast } from "../chains/send-status.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
-import { type ActivityContext, defineActivity, defineQuery } from "../contract/operation.js";
+import {
+  type ActivityContext,
+  defineActivity,
+  defineQuery,
+  type PolicyTargetData,
+  type PolicyTargets,
+} from "../contract/operation.js";
 import { id } from "../contract/schema.js";
 import type { EngineServices } from "../contract/services.js";
 import { parseHex } from "../crypto/bytes.js";
 import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
-import { resolveSigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
+import type { DataReader } from "../model/data.js";
+import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
 
 /** Calls per `_V2` request (the swagger's bound). */
@@ -78,27 +86,37 @@ type SendParams = v.InferOutput<v.ObjectSchema<typeof sendOptions, undefined>> &
   calls?: v.InferOutput<typeof callParams>[];
 };
 
-/** The one call of a request: V1's `to`/`value`/`data`, or V2's only entry of `calls`. */
-function callOf(params: SendParams): { call: EvmSendCall; field: string } {
-  if (params.sponsor === true) {
-    throw new CustodyError(
-      "FAILED_PRECONDITION",
-      "sponsored sends need Turnkey's gas station contracts, which custodian cannot deploy on a devnet (their bytecode is not published); send with sponsor: false",
-      { field: "parameters.sponsor", reason: "GAS_STATION_UNAVAILABLE" },
-    );
-  }
+/**
+ * Whether the request goes through a gas station: a sponsored send, or a batch of several calls (which the
+ * hosted service runs as one EIP-7702 batch, sponsored or not).
+ */
+function viaGasStation(params: SendParams): boolean {
+  return params.sponsor === true || (params.calls !== undefined && params.calls.length > 1);
+}
+
+/** Every call of a request with the field it is reported under: V1's `to`/`value`/`data`, or V2's `calls`. */
+function callsOf(params: SendParams): { call: EvmSendCall; field: string }[] {
   if (params.calls !== undefined) {
-    if (params.calls.length !== 1) {
-      throw new CustodyError(
-        "FAILED_PRECONDITION",
-        "several calls are sent as an EIP-7702 batch through Turnkey's gas station, which custodian cannot deploy on a devnet; send one call per transaction",
-        { field: "parameters.calls", reason: "GAS_STATION_UNAVAILABLE" },
-      );
-    }
-    const [only] = params.calls as [v.InferOutput<typeof callParams>];
-    return { call: toCall(only), field: "parameters.calls[0]" };
+    return params.calls.map((call, index) => ({ call: toCall(call), field: `parameters.calls[${index}]` }));
   }
-  return { call: toCall({ to: params.to as string, value: params.value, data: params.data }), field: "parameters" };
+  return [{ call: toCall({ to: params.to as string, value: params.value, data: params.data }), field: "parameters" }];
+}
+
+/** The one call of a direct (unsponsored, single-call) send. */
+function callOf(params: SendParams): { call: EvmSendCall; field: string } {
+  return callsOf(params)[0] as { call: EvmSendCall; field: string };
+}
+
+/** The refusal of a gas station send, once policies allowed it, on a host that gives no sponsor. */
+function gasStationUnavailable(params: SendParams): CustodyError {
+  const sponsored = params.sponsor === true;
+  return new CustodyError(
+    "FAILED_PRECONDITION",
+    sponsored
+      ? "sponsored sends need a gas station, and this host configured no sponsor for the chain; send with sponsor: false"
+      : "several calls are sent as an EIP-7702 batch through a gas station, and this host configured none for the chain; send one call per transaction",
+    { field: sponsored ? "parameters.sponsor" : "parameters.calls", reason: "GAS_STATION_UNAVAILABLE" },
+  );
 }
 
 function toCall(call: { to: string; value?: string | undefined; data?: string | undefined }): EvmSendCall {
@@ -161,7 +179,34 @@ function prepare(services: EngineServices | undefined, params: SendParams): Prom
   return preparing;
 }
 
+/**
+ * The policy targets of a gas station send: each call judged as its own EIP-1559 transaction from the sender
+ * ({@link unsignedCallView}), one target per call, so a policy denying any call of a batch denies the batch.
+ * No chain is reached: the decision comes first, and a host without a sponsor refuses only after it.
+ */
+async function gasStationTargets(
+  data: DataReader,
+  organizationId: string,
+  params: SendParams,
+  target: SigningTarget,
+): Promise<PolicyTargets> {
+  const signer = await signingTargetPolicyData(data, target);
+  const chainId = BigInt(params.caip2.slice("eip155:".length));
+  const targets: PolicyTargetData[] = [];
+  for (const { call, field } of callsOf(params)) {
+    const parsed = transactionCodec("TRANSACTION_TYPE_ETHEREUM", "parameters").parse(
+      unsignedCallView(chainId, call),
+      field,
+    );
+    const interfaces = await storedInterfaces(data, organizationId, parsed);
+    targets.push({ ...signer, ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.from) }) });
+  }
+  const [first, ...rest] = targets as [PolicyTargetData, ...PolicyTargetData[]];
+  return rest.length === 0 ? first : [first, ...rest];
+}
+
 async function sendHandler(context: ActivityContext, params: SendParams) {
+  if (viaGasStation(params)) throw gasStationUnavailable(params);
   const { parsed, backend } = await prepare(context.services, params);
   const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
   let txHash = broadcasts.get(params);
@@ -210,7 +255,7 @@ export const ethSendTransaction = defineActivity({
     },
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
-  async policyTarget(context, params) {
+  async policyTarget(context, params): Promise<PolicyTargets> {
     // An unknown `from` shows no signer and reaches no chain; the handler reports it as NOT_FOUND.
     const target = await resolveSigningTarget(
       context.data,
@@ -219,6 +264,7 @@ export const ethSendTransaction = defineActivity({
       "parameters.from",
     ).catch(() => undefined);
     if (!target) return {};
+    if (viaGasStation(params)) return gasStationTargets(context.data, context.organization.id, params, target);
     // A read re-judging a pending send (may a voter still count?) reaches no chain: it sees the signer only.
     if (!context.services) return signingTargetPolicyData(context.data, target);
     const { parsed } = await prepare(context.services, params);
