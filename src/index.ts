@@ -9,6 +9,7 @@
  * @module custodian
  */
 export type { SessionClaims } from "./auth/token-signer.js";
+export type { GasStationOptions } from "./chains/gas-station.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
 export { ChainRpcError, ChainUnreachable, type JsonRpcLimits } from "./chains/rpc.js";
 export {

@@ -6,6 +6,7 @@
 import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
 import type { TokenSigner } from "../auth/token-signer.js";
+import type { GasStation } from "../chains/gas-station.js";
 import type { ChainRegistry } from "../chains/registry.js";
 import type { EnclaveSigner } from "../keys/enclave-signer.js";
 import type { KeyCache } from "../keys/key-cache.js";
@@ -41,4 +42,6 @@ export interface EngineServices {
   readonly messages: MessageSender;
   /** The chain backends the host named (engine option `chains`), by CAIP-2 id. */
   readonly chains: ChainRegistry;
+  /** The host's sponsor (engine option `gasStation`); absent: sponsored and batched sends are refused. */
+  readonly gasStation?: GasStation;
 }

@@ -518,6 +518,22 @@ export interface GasUsageConfigRecord {
   updatedAtMs: number;
 }
 
+/**
+ * What the host's sponsor paid for one sponsored send (engine option `gasStation`), counted against the gas
+ * usage limits of the billing organization and of the sending organization.
+ */
+export interface GasSpendRecord {
+  /** The send status id of the sponsored transaction. */
+  id: string;
+  /** The organization that sent it. */
+  organizationId: string;
+  /** Its billing (top-level) organization, whose records these are listed with. */
+  billingOrganizationId: string;
+  /** The most the send costs the sponsor, in millionths of a USD, as a decimal integer string. */
+  microUsd: string;
+  createdAtMs: number;
+}
+
 /** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
 export interface MetaRecord {
   id: string;
@@ -596,6 +612,7 @@ export interface Collections {
   sendTransactionStatuses: SendTransactionStatusRecord;
   pendingSends: PendingSendRecord;
   gasUsageConfigs: GasUsageConfigRecord;
+  gasSpends: GasSpendRecord;
 }
 
 export type CollectionName = keyof Collections;

@@ -41,6 +41,7 @@ import { id } from "../contract/schema.js";
 import type { EngineServices } from "../contract/services.js";
 import { parseHex } from "../crypto/bytes.js";
 import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
+import { admitSponsoredSpend, recordSponsoredSpend } from "../domain/gas-usage.js";
 import type { DataReader } from "../model/data.js";
 import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
@@ -74,8 +75,9 @@ const sendOptions = {
   gasLimit: v.optional(uint),
   maxFeePerGas: v.optional(uint),
   maxPriorityFeePerGas: v.optional(uint),
-  deadline: v.optional(v.string()),
-  gasStationNonce: v.optional(v.string()),
+  // Unix seconds and the account's batch nonce: sponsored and batched sends only (see gas-station.ts).
+  deadline: v.optional(uint),
+  gasStationNonce: v.optional(uint),
 };
 const callParams = v.object({ to: address, value: v.optional(uint), data: v.optional(callData) });
 
@@ -205,8 +207,56 @@ async function gasStationTargets(
   return rest.length === 0 ? first : [first, ...rest];
 }
 
+// One sponsored broadcast per parsed request, as for direct sends.
+const sponsoredSends = new WeakMap<object, Promise<{ txHash: string; feeWei: bigint }>>();
+
+/**
+ * A gas station send on a host with a sponsor: the calls run in one transaction the sponsor pays for, through
+ * the account's batch executor, under the account's signature; the most it costs counts against the gas usage
+ * limits, and a send that would exceed them is refused before anything is broadcast.
+ */
+async function gasStationSend(context: ActivityContext, params: SendParams) {
+  const station = context.services.gasStation;
+  // An unsponsored batch would have the account pay for its own EIP-7702 transaction; only sponsors send them.
+  if (!station || params.sponsor !== true || !station.sponsors(params.caip2)) throw gasStationUnavailable(params);
+  const backend = backendOf(context.services, params.caip2);
+  const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
+  let sent = sponsoredSends.get(params);
+  if (!sent) {
+    const signer = await signerOf(context.data, context.services, target);
+    sent = station.sendBatch(backend, {
+      caip2: params.caip2,
+      chainId: BigInt(params.caip2.slice("eip155:".length)),
+      account: params.from.toLowerCase(),
+      calls: callsOf(params).map(({ call }) => call),
+      deadline: optionalBigInt(params.deadline),
+      batchNonce: optionalBigInt(params.gasStationNonce),
+      async sign(digest) {
+        const signature = signer.sign({ kind: "digest", digest });
+        return { r: signature.r, s: signature.s, recoveryId: Number.parseInt(signature.v, 16) };
+      },
+      admit: (feeWei) =>
+        admitSponsoredSpend(context.data, context.organization, context.now, station.microUsdOf(feeWei)),
+    });
+    sponsoredSends.set(params, sent);
+  }
+  const { txHash, feeWei } = await sent;
+  const sendTransactionStatusId = await recordBroadcast(context.data, {
+    id: context.newId(),
+    organizationId: context.organization.id,
+    activityId: context.activityId,
+    fingerprint: context.fingerprint,
+    caip2: params.caip2,
+    sent: { eth: { txHash } },
+    now: context.now,
+  });
+  const microUsd = station.microUsdOf(feeWei);
+  await recordSponsoredSpend(context.data, context.organization, sendTransactionStatusId, microUsd, context.now);
+  return { sendTransactionStatusId };
+}
+
 async function sendHandler(context: ActivityContext, params: SendParams) {
-  if (viaGasStation(params)) throw gasStationUnavailable(params);
+  if (viaGasStation(params)) return gasStationSend(context, params);
   const { parsed, backend } = await prepare(context.services, params);
   const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
   let txHash = broadcasts.get(params);
@@ -320,17 +370,24 @@ export const getNonces = defineQuery({
     gasStationNonce: v.optional(v.boolean()),
   }),
   async handler(context, request) {
-    if (request.gasStationNonce === true) {
+    const backend = context.services.chains.require(request.caip2, "caip2");
+    const station = context.services.gasStation;
+    if (request.gasStationNonce === true && !station?.sponsors(request.caip2)) {
       throw new CustodyError(
         "FAILED_PRECONDITION",
-        "the gas station nonce lives in Turnkey's gas station delegate contract, which custodian cannot deploy on a devnet",
+        `the gas station nonce lives in the gas station's batch executor, and this host configured no sponsor for ${request.caip2}`,
         { field: "gasStationNonce", reason: "GAS_STATION_UNAVAILABLE" },
       );
     }
-    if (request.nonce !== true) return {};
-    const backend = context.services.chains.require(request.caip2, "caip2");
     try {
-      return { nonce: (await new EvmRpc(backend).pendingNonce(request.address)).toString() };
+      return {
+        ...(request.nonce === true
+          ? { nonce: (await new EvmRpc(backend).pendingNonce(request.address)).toString() }
+          : {}),
+        ...(request.gasStationNonce === true && station
+          ? { gasStationNonce: (await station.batchNonce(backend, request.address)).toString() }
+          : {}),
+      };
     } catch (error) {
       throw chainFailure(error, request.caip2, "read the nonce", "caip2");
     }
