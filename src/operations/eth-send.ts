@@ -51,13 +51,15 @@ const MAX_CALLS = 50;
 /** Largest call data, in hex characters (128 KiB of data, a node's usual transaction size bound). */
 const MAX_DATA_HEX = 2 * 128 * 1024 + 2;
 
-const caip2 = v.pipe(
+/** An EVM CAIP-2 chain id (`eip155:<decimal>`). */
+export const caip2 = v.pipe(
   v.string(),
   v.regex(/^eip155:[1-9][0-9]{0,18}$/, "must be an EVM CAIP-2 chain id, e.g. eip155:31337"),
 );
-const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"));
+/** A `0x` 20-byte hex address, any case. */
+export const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"));
 /** A non-negative integer in decimal (as the clients send wei amounts) or `0x` hex; at most 256 bits. */
-const uint = v.pipe(
+export const uint = v.pipe(
   v.string(),
   v.regex(/^(0|[1-9][0-9]{0,77}|0x[0-9a-fA-F]{1,64})$/, "must be a non-negative integer, in decimal or 0x hex"),
   v.check((value) => BigInt(value) < 2n ** 256n, "must be below 2^256"),

@@ -14,6 +14,7 @@ import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
+import { ethUndelegate7702 } from "./eth-undelegate.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
 import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
@@ -109,6 +110,7 @@ export const OPERATIONS = [
   signTransaction,
   ethSendTransaction,
   ethSendRawTransaction,
+  ethUndelegate7702,
   solSendTransaction,
   getSendTransactionStatus,
   getNonces,

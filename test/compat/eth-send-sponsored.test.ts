@@ -23,7 +23,8 @@ import { coreClient } from "../support/core-client.js";
 import type { ApiKeyPair } from "../support/engine.js";
 import { type RunningServer, serve } from "../support/server.js";
 
-const CAIP2 = "eip155:31337";
+// A devnet chain id, which the clients' request types (the hosted chains only) do not list.
+const CAIP2 = "eip155:31337" as "eip155:1";
 const V2 = "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2";
 // anvil's second funded development key and its address: the host's sponsor.
 const SPONSOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
@@ -294,5 +295,64 @@ describe("gas usage", () => {
     expect(await sponsorNonce()).toBe(nonce);
     expect(await stored(9n)).toBe(0n);
     expect((await sdk(agent.key).getGasUsage({})).usageUsd).toBe(usage.usageUsd);
+  });
+});
+
+describe("eth_undelegate_7702", () => {
+  const code = async () => String(await rpc("eth_getCode", [account, "latest"]));
+
+  beforeAll(async () => {
+    await addPolicy(fixture.root, fixture.organizationId, {
+      policyName: "the agent undelegates",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.type == 'ACTIVITY_TYPE_ETH_UNDELEGATE_7702'",
+      consensus: `approvers.any(user, user.id == '${agent.userId}')`,
+    });
+    // The account pays for its own undelegation, as on the hosted service.
+    await rpc("anvil_setBalance", [account, "0x2386f26fc10000"]); // 0.01 ETH
+    await fixture.root.upsertGasUsageConfig({
+      organizationId: fixture.organizationId,
+      parameters: { orgWindowLimitUsd: "100", subOrgWindowLimitUsd: "10", windowDurationMinutes: "60" },
+    });
+  });
+
+  it("clears the delegation (@turnkey/sdk-server); a later sponsored send delegates again; @turnkey/http clears it again", async () => {
+    expect(await code()).toMatch(/^0xef0100/);
+    const cleared = await sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never);
+    const status = await settled(cleared.sendTransactionStatusId);
+    expect(status.txStatus).toBe("INCLUDED");
+    const receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string>;
+    expect(receipt).toMatchObject({ status: "0x1", from: account.toLowerCase(), type: "0x4" });
+    expect(await code()).toBe("0x");
+
+    const sent = await sdk(agent.key).ethSendTransaction({
+      from: account,
+      caip2: CAIP2,
+      sponsor: true,
+      calls: [storeCall(10n)],
+    } as never);
+    const again = (await rpc("eth_getTransactionReceipt", [
+      (await settled(sent.sendTransactionStatusId)).eth?.txHash,
+    ])) as Record<string, string>;
+    expect(again).toMatchObject({ status: "0x1", from: SPONSOR, type: "0x4" });
+    expect(await stored(10n)).toBe(1n);
+    expect(await code()).toMatch(/^0xef0100/);
+
+    const { activity } = await http(agent.key).ethUndelegate7702({
+      type: "ACTIVITY_TYPE_ETH_UNDELEGATE_7702",
+      timestampMs: String(Date.now()),
+      organizationId: fixture.organizationId,
+      parameters: { from: account, caip2: CAIP2 },
+    });
+    const { sendTransactionStatusId } = activity.result.ethUndelegate7702Result as { sendTransactionStatusId: string };
+    expect((await settled(sendTransactionStatusId)).txStatus).toBe("INCLUDED");
+    expect(await code()).toBe("0x");
+  });
+
+  it("an account that delegates to nothing is refused NOT_DELEGATED, and nothing is sent", async () => {
+    const nonce = BigInt((await rpc("eth_getTransactionCount", [account, "pending"])) as string);
+    const refused = await refusal(sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never));
+    expect(refused).toMatchObject({ code: 9, reason: "NOT_DELEGATED" });
+    expect(BigInt((await rpc("eth_getTransactionCount", [account, "pending"])) as string)).toBe(nonce);
   });
 });

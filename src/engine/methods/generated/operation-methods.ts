@@ -214,6 +214,13 @@ export interface OperationMethods {
    */
   ethSendRawTransaction: OperationMethod<"ethSendRawTransaction">;
   /**
+   * Submit an EIP-7702 undelegation transaction.
+   *
+   * Activity `ACTIVITY_TYPE_ETH_UNDELEGATE_7702` at `POST /public/v1/submit/eth_undelegate_7702`; the result is `activity.result.ethUndelegate7702Result`.
+   * Policy: resource `PRIVATE_KEY`, action `SIGN`.
+   */
+  ethUndelegate7702: OperationMethod<"ethUndelegate7702">;
+  /**
    * Submit a transaction intent describing an SVM transaction you would like to broadcast. Supports single- and multi-signer intents via activity type versioning.
    *
    * Activity `ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2` at `POST /public/v1/submit/sol_send_transaction`; the result is `activity.result.solSendTransactionResultV2`.
