@@ -42,7 +42,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--headers-timeout-ms 10000] [--request-timeout-ms 30000] [--postgres URL]
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
-                       [--proxy-limit NAME=COUNT/PERIOD ...]
+                       [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -77,6 +77,10 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      schemas of one database share nothing
   --rpc              let sends reach the chain CAIP2 through the JSON-RPC endpoint at URL (CAIP2=URL, e.g.
                      eip155:31337=http://127.0.0.1:8545); repeat for several. Without it no chain is reachable
+  --sponsor-key      a funded secp256k1 private key (0x and 64 hex digits) that pays for sponsored sends
+                     (sponsor: true) on every --rpc EVM chain, as the hosted gas station does (default:
+                     $CUSTODIAN_SPONSOR_KEY if set; prefer it, a flag shows in the process list). Never
+                     printed, logged or stored. Without it sponsored sends are refused GAS_STATION_UNAVAILABLE
   --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
                      cores (default: sign on the server's own thread)
   --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
@@ -265,6 +269,7 @@ export async function serve(argv: string[]): Promise<void> {
       "signer-thread-nice": { type: "string" },
       "proxy-origin": { type: "string", multiple: true, default: [] },
       "proxy-limit": { type: "string", multiple: true, default: [] },
+      "sponsor-key": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -292,6 +297,8 @@ export async function serve(argv: string[]): Promise<void> {
     values["signer-thread-nice"] === undefined
       ? undefined
       : wholeNumber(values["signer-thread-nice"], "--signer-thread-nice");
+  // The engine checks the key and names its option without quoting it.
+  const sponsorPrivateKey = values["sponsor-key"] ?? process.env.CUSTODIAN_SPONSOR_KEY;
   const allowedOrigins = allowedOriginsOf(values["proxy-origin"]);
   const rateLimits = rateLimitsOf(values["proxy-limit"]);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
@@ -361,6 +368,7 @@ export async function serve(argv: string[]): Promise<void> {
             if (!isStoreUnavailable(error)) logger.error({ err: error }, "webhook dispatcher error");
           },
           chains,
+          ...(sponsorPrivateKey === undefined ? {} : { gasStation: { sponsorPrivateKey } }),
           ...(signerThreads === undefined ? {} : { signerThreads }),
           ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
           onChainError: (error) => {
