@@ -499,13 +499,13 @@ export interface InvitationRecord {
 
 /**
  * A billing organization's gas sponsorship limits (`upsert_gas_usage_config`), one per organization, as
- * configured. custodian sponsors nothing, so they meter nothing; `get_gas_usage` reports them.
+ * configured; the sponsored sends are held to them and `get_gas_usage` reports them (`domain/gas-usage.ts`).
  */
 export interface GasUsageConfigRecord {
   /** The `gasUsageConfigId`; kept across upserts. */
   id: string;
   organizationId: string;
-  /** USD, a normalized decimal string: the organization's own limit per window. */
+  /** USD, a normalized decimal string: the limit per window of the organization and its sub-organizations together. */
   orgWindowLimitUsd: string;
   /** USD, a normalized decimal string: each sub-organization's limit per window. */
   subOrgWindowLimitUsd: string;

@@ -6,8 +6,8 @@
  *   the same codec), signed with the key `from` names, broadcast, and recorded as a send status
  *   (`sendTransactionStatusId`) the tracker settles.
  * - `eth_send_raw_transaction`: broadcasts a transaction signed elsewhere.
- * - `get_nonces`: the chain nonce of an address (the pending count, the nonce its next transaction takes);
- *   the gas station nonce is refused with the sponsored sends below.
+ * - `get_nonces`: the chain nonce of an address (the pending count, the nonce its next transaction takes),
+ *   and its gas station (batch) nonce on a host with a sponsor.
  *
  * Chain I/O happens inside the activity's transaction, so a refused or unreachable chain fails the activity
  * and nothing is recorded as sent; the same body again answers with that activity and reaches no chain.
@@ -18,8 +18,10 @@
  * Sponsored sends and multi-call batches go through a gas station. Policies decide them first, as every send:
  * each call is judged as its own EIP-1559 transaction from the sender with nonce and gas fields 0 (the hosted
  * service shows sponsored sends under the same `eth.tx` keywords, gas fields 0), one policy target per call.
- * Only an allowed one reaches the handler, which refuses it (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`)
- * when the host configured no gas station for the chain.
+ * An allowed sponsored send goes to the host's sponsor (engine option `gasStation`, `chains/gas-station.ts`):
+ * the calls run in one transaction it pays for, through the account's EIP-7702 batch executor, within the gas
+ * usage limits (`domain/gas-usage.ts`). On a host without one, and for an unsponsored batch, the handler
+ * refuses it (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`). `get_nonces` answers the batch nonce.
  *
  * @module
  */
