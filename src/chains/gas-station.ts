@@ -6,7 +6,8 @@
  * custodian's batch executor (`batch-executor.ts`); the executor runs the calls as the account, under the
  * account's own signature. On the first send of an account its EIP-7702 authorization (signed by the
  * account's key) rides in the same transaction (type 4); later sends are plain EIP-1559 calls. The executor is
- * deployed by the sponsor on the first sponsored send to a chain, and remembered for the engine's life.
+ * deployed by the sponsor when an account first needs it on a chain, and remembered for the engine's life; an
+ * account that already delegates to a copy of it (deployed by an earlier run) keeps that one.
  *
  * The sponsor's transactions are made one at a time per chain (one nonce sequence). Its key is kept in a
  * private field: it is never shown, logged or stored; the object shows only the sponsor's address.
@@ -15,7 +16,7 @@
  */
 import { addr, authorization, Transaction } from "micro-eth-signer";
 import { CustodyError, invalidArgument } from "../common/errors.js";
-import { type BatchCall, batchCalldata, batchDigest, DELEGATION_PREFIX, delegationCode } from "./batch-executor.js";
+import { type BatchCall, batchCalldata, batchDigest, DELEGATION_PREFIX } from "./batch-executor.js";
 import { BATCH_EXECUTOR_CREATION, BATCH_EXECUTOR_NONCE_SLOT, BATCH_EXECUTOR_RUNTIME } from "./batch-executor-code.js";
 import { chainFailure } from "./errors.js";
 import { revertDataOf, revertEntry } from "./evm-revert.js";
@@ -174,9 +175,11 @@ export class GasStation {
         { field: FIELDS.caip2, reason: "CHAIN_ID_MISMATCH", caip2: batch.caip2 },
       );
     }
-    const executor = await this.#executor(backend, batch.caip2);
     const code = String(await backend.request("eth_getCode", [batch.account, "latest"])).toLowerCase();
-    const delegated = code === delegationCode(executor);
+    // An account already delegating to a batch executor (this engine's, or one an earlier run deployed) keeps
+    // it: same code, same nonce slot. Only an account delegating to nothing needs the executor, and its
+    // authorization.
+    const delegated = code.startsWith(DELEGATION_PREFIX) && (await this.#isExecutor(backend, `0x${code.slice(8)}`));
     if (!delegated && code !== "0x") {
       throw new CustodyError(
         "FAILED_PRECONDITION",
@@ -205,7 +208,9 @@ export class GasStation {
     }
     const digest = batchDigest({ account: batch.account, chainId, nonce, deadline, calls: batch.calls });
     const data = batchCalldata(await batch.sign(digest), deadline, batch.calls);
-    const authorizationList = delegated ? [] : [await this.#authorization(rpc, batch, executor)];
+    const authorizationList = delegated
+      ? []
+      : [await this.#authorization(rpc, batch, await this.#executor(backend, batch.caip2))];
     const gas = await this.#estimate(backend, batch, data, authorizationList);
     const priority = await rpc.maxPriorityFeePerGas();
     const baseFee = await rpc.baseFee();
@@ -282,6 +287,11 @@ export class GasStation {
         { field: FIELDS.calls, reason: reverted ? "TRANSACTION_REVERTS" : "GAS_ESTIMATION_FAILED", caip2: batch.caip2 },
       );
     }
+  }
+
+  /** Whether `address` holds the batch executor's code. */
+  async #isExecutor(backend: ChainBackend, address: string): Promise<boolean> {
+    return String(await backend.request("eth_getCode", [address, "latest"])).toLowerCase() === BATCH_EXECUTOR_RUNTIME;
   }
 
   /** The executor's address on `caip2`, deployed by the sponsor on first use. */

@@ -3,9 +3,11 @@
  * `gasStationNonce` and `deadline`, a chain the sponsor does not pay on, an unsponsored batch, a batch that
  * would revert, a passed deadline, an account delegating to another contract, and a sub-organization past its
  * own limit. Each names its field or reason and sends nothing. The sponsor's key appears in no activity, error
- * or status, and a malformed key is refused without being quoted.
+ * or status, and a malformed key is refused without being quoted. An account already delegating to a copy of
+ * the executor (an earlier run's) keeps it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BATCH_EXECUTOR_RUNTIME } from "../../src/chains/batch-executor-code.js";
 import { callJsonRpc } from "../../src/chains/rpc.js";
 import { CustodyEngine } from "../../src/index.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
@@ -155,5 +157,37 @@ describe("sponsored sends refused before anything is sent", () => {
     }
     expect(String((thrown as Error).message)).toContain("gasStation.sponsorPrivateKey");
     expect(JSON.stringify(thrown) + String(thrown)).not.toContain("secretsecret");
+  });
+});
+
+describe("an account delegating to a copy of the executor an earlier run deployed", () => {
+  it("keeps it: the send carries no authorization and the account's nonce stays", async () => {
+    const earlier = "0x00000000000000000000000000000000000e0e0e";
+    await rpc("anvil_setCode", [earlier, BATCH_EXECUTOR_RUNTIME]);
+    const { activity } = await fixture.root.createWallet({
+      organizationId: fixture.organizationId,
+      parameters: walletParameters("Delegated earlier"),
+    });
+    const account = (activity.result as { createWalletResult: { addresses: string[] } }).createWalletResult
+      .addresses[0]!;
+    await rpc("anvil_setCode", [account, `0xef0100${earlier.slice(2)}`]);
+    const sent = await send({ from: account });
+    expect(sent.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    const { sendTransactionStatusId } = sent.activity.result!.ethSendTransactionResultV2 as {
+      sendTransactionStatusId: string;
+    };
+    const status = await fixture.root.getSendTransactionStatus({
+      organizationId: fixture.organizationId,
+      sendTransactionStatusId,
+    });
+    let receipt: Record<string, string> | null = null;
+    // anvil answers the broadcast before its automine has included it.
+    for (let attempt = 0; receipt === null && attempt < 250; attempt++) {
+      receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string> | null;
+      if (receipt === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(receipt).toMatchObject({ status: "0x1", type: "0x2", to: account.toLowerCase() });
+    expect(await rpc("eth_getTransactionCount", [account, "latest"])).toBe("0x0");
+    expect(await rpc("eth_getCode", [account, "latest"])).toBe(`0xef0100${earlier.slice(2)}`);
   });
 });
