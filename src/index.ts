@@ -10,6 +10,7 @@
  */
 export type { SessionClaims } from "./auth/token-signer.js";
 export { MAX_TOKENS_PER_CHAIN, type TokenOption, type TokensOption } from "./chains/assets.js";
+export type { GasStationOptions } from "./chains/gas-station.js";
 export { type ChainBackend, type ChainsOption, httpChainBackend } from "./chains/registry.js";
 export { ChainRpcError, ChainUnreachable, type JsonRpcLimits } from "./chains/rpc.js";
 export {

@@ -122,6 +122,31 @@ export async function prepareEvmSend(
   }
 }
 
+/**
+ * The unsigned EIP-1559 transaction a call of a sponsored or batched send is judged as: its own `to`, `value`
+ * and `data` from the sender, with the nonce and every gas field 0, since the sender pays no gas and spends no
+ * nonce of its own (the hosted service shows sponsored sends to policies so, with gas fields 0). Built
+ * without reaching the chain, so the decision comes before any chain I/O.
+ */
+export function unsignedCallView(chainId: bigint, call: EvmSendCall): string {
+  const transaction = new Transaction(
+    "eip1559",
+    {
+      chainId,
+      nonce: 0n,
+      maxPriorityFeePerGas: 0n,
+      maxFeePerGas: 0n,
+      gasLimit: 0n,
+      to: call.to,
+      value: call.value,
+      data: call.data,
+      accessList: [],
+    } as never,
+    { strict: false },
+  );
+  return bytesToHex(transaction.toBytes({ includeSignature: false }));
+}
+
 /** The hash of a signed transaction (hex, with or without `0x`): keccak-256 of its serialization. */
 export function evmTransactionHash(signedTransaction: string): string {
   return `0x${bytesToHex(keccak_256(parseHex(signedTransaction, "signedTransaction")))}`;

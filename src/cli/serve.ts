@@ -44,7 +44,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
                        [--token CAIP2=ADDRESS[,SYMBOL] ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
-                       [--proxy-limit NAME=COUNT/PERIOD ...]
+                       [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -82,6 +82,10 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
   --token            list a token of the chain CAIP2 (one of --rpc) for the balance queries: an ERC-20 contract
                      or an SPL mint, with its symbol (CAIP2=ADDRESS[,SYMBOL]; an SPL mint needs SYMBOL, an
                      ERC-20 contract's is read when left out); repeat for several
+  --sponsor-key      a funded secp256k1 private key (0x and 64 hex digits) that pays for sponsored sends
+                     (sponsor: true) on every --rpc EVM chain, as the hosted gas station does (default:
+                     $CUSTODIAN_SPONSOR_KEY if set; prefer it, a flag shows in the process list). Never
+                     printed, logged or stored. Without it sponsored sends are refused GAS_STATION_UNAVAILABLE
   --signer-threads   sign raw payloads on N worker threads (1-64), so concurrent requests use several
                      cores (default: sign on the server's own thread)
   --signer-thread-nice  the signer threads' nice value on Linux, 0-19 (default 10: below the server's thread,
@@ -293,6 +297,7 @@ export async function serve(argv: string[]): Promise<void> {
         "signer-thread-nice": { type: "string" },
         "proxy-origin": { type: "string", multiple: true, default: [] },
         "proxy-limit": { type: "string", multiple: true, default: [] },
+        "sponsor-key": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     },
@@ -322,6 +327,8 @@ export async function serve(argv: string[]): Promise<void> {
     values["signer-thread-nice"] === undefined
       ? undefined
       : wholeNumber(values["signer-thread-nice"], "--signer-thread-nice");
+  // The engine checks the key and names its option without quoting it.
+  const sponsorPrivateKey = values["sponsor-key"] ?? process.env.CUSTODIAN_SPONSOR_KEY;
   const allowedOrigins = allowedOriginsOf(values["proxy-origin"]);
   const rateLimits = rateLimitsOf(values["proxy-limit"]);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
@@ -392,6 +399,7 @@ export async function serve(argv: string[]): Promise<void> {
           },
           chains,
           tokens,
+          ...(sponsorPrivateKey === undefined ? {} : { gasStation: { sponsorPrivateKey } }),
           ...(signerThreads === undefined ? {} : { signerThreads }),
           ...(signerThreadNice === undefined ? {} : { signerThreadNice }),
           onChainError: (error) => {

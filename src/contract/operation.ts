@@ -20,6 +20,11 @@ export type AnySchema = v.GenericSchema<any, any>;
 /** One accepted version of an activity: its `type` string and its intent/result member names. */
 export interface ActivityVersion<S extends AnySchema = AnySchema> {
   readonly type: string;
+  /**
+   * Other spellings of {@link type} an official client sends for this version (`@turnkey/sdk-server` names
+   * one activity type without an underscore its API description has); accepted, and recorded as `type`.
+   */
+  readonly alsoAccepted?: readonly string[];
   /** `v1Intent` member, e.g. `createWalletIntent`. */
   readonly intent: string;
   /** `v1Result` member, e.g. `createWalletResult`; null when the response is another activity (approvals). */

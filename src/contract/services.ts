@@ -7,6 +7,7 @@ import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
 import type { TokenSigner } from "../auth/token-signer.js";
 import type { AssetRegistry } from "../chains/assets.js";
+import type { GasStation } from "../chains/gas-station.js";
 import type { ChainRegistry } from "../chains/registry.js";
 import type { EnclaveSigner } from "../keys/enclave-signer.js";
 import type { KeyCache } from "../keys/key-cache.js";
@@ -44,4 +45,6 @@ export interface EngineServices {
   readonly chains: ChainRegistry;
   /** The assets of those chains: native coins and the tokens the host lists (engine option `tokens`). */
   readonly assets: AssetRegistry;
+  /** The host's sponsor (engine option `gasStation`); absent: sponsored and batched sends are refused. */
+  readonly gasStation?: GasStation;
 }

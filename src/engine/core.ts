@@ -8,6 +8,7 @@ import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
 import { AssetRegistry, type TokensOption } from "../chains/assets.js";
+import { GasStation, type GasStationOptions } from "../chains/gas-station.js";
 import { ChainRegistry, type ChainsOption } from "../chains/registry.js";
 import { SendStatusTracker } from "../chains/tracker.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
@@ -143,6 +144,22 @@ export interface CustodyEngineOptions {
    */
   tokens?: TokensOption;
   /**
+   * A sponsor for `eth_send_transaction` with `sponsor: true` (and for batches of several calls): a funded
+   * key of the host's that pays the gas, as the hosted service's gas station does. The user's account
+   * delegates by EIP-7702 to a small batch executor the sponsor deploys on first use, and the calls run in
+   * one transaction; `get_gas_usage` counts what the sponsor pays against the limits
+   * `upsert_gas_usage_config` sets. Without it such sends are refused (`GAS_STATION_UNAVAILABLE`) once
+   * policies allowed them. See docs/guides/chains.md.
+   *
+   * ```ts
+   * new CustodyEngine({
+   *   chains: { "eip155:31337": "http://127.0.0.1:8545" },
+   *   gasStation: { sponsorPrivateKey: process.env.SPONSOR_KEY! },
+   * });
+   * ```
+   */
+  gasStation?: GasStationOptions;
+  /**
    * How often the send-status tracker asks the chains whether broadcast transactions have landed (ms).
    * Default 500.
    */
@@ -239,6 +256,7 @@ export class EngineCore implements PipelineCore {
       messages: options.messageSender ?? new MemoryOutbox(),
       chains,
       assets: new AssetRegistry(chains, options.tokens),
+      ...(options.gasStation ? { gasStation: new GasStation(options.gasStation) } : {}),
     };
     this.webhooks = new Webhooks(
       {

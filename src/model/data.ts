@@ -133,6 +133,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     scope: c.organizationId,
     keys: { gasUsageConfigByOrganization: INDEX.gasUsageConfigByOrganization(c.organizationId) },
   }),
+  gasSpends: (g) => ({ scope: g.billingOrganizationId }),
 };
 
 /** The collections whose records name the organization they belong to. */

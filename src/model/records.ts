@@ -499,13 +499,13 @@ export interface InvitationRecord {
 
 /**
  * A billing organization's gas sponsorship limits (`upsert_gas_usage_config`), one per organization, as
- * configured. custodian sponsors nothing, so they meter nothing; `get_gas_usage` reports them.
+ * configured; the sponsored sends are held to them and `get_gas_usage` reports them (`domain/gas-usage.ts`).
  */
 export interface GasUsageConfigRecord {
   /** The `gasUsageConfigId`; kept across upserts. */
   id: string;
   organizationId: string;
-  /** USD, a normalized decimal string: the organization's own limit per window. */
+  /** USD, a normalized decimal string: the limit per window of the organization and its sub-organizations together. */
   orgWindowLimitUsd: string;
   /** USD, a normalized decimal string: each sub-organization's limit per window. */
   subOrgWindowLimitUsd: string;
@@ -516,6 +516,22 @@ export interface GasUsageConfigRecord {
   solanaRentPrefundEnabled: boolean;
   createdAtMs: number;
   updatedAtMs: number;
+}
+
+/**
+ * What the host's sponsor paid for one sponsored send (engine option `gasStation`), counted against the gas
+ * usage limits of the billing organization and of the sending organization.
+ */
+export interface GasSpendRecord {
+  /** The send status id of the sponsored transaction. */
+  id: string;
+  /** The organization that sent it. */
+  organizationId: string;
+  /** Its billing (top-level) organization, whose records these are listed with. */
+  billingOrganizationId: string;
+  /** The most the send costs the sponsor, in millionths of a USD, as a decimal integer string. */
+  microUsd: string;
+  createdAtMs: number;
 }
 
 /** Engine-wide settings kept with the data, e.g. the wrapped data key of the secret vault. */
@@ -596,6 +612,7 @@ export interface Collections {
   sendTransactionStatuses: SendTransactionStatusRecord;
   pendingSends: PendingSendRecord;
   gasUsageConfigs: GasUsageConfigRecord;
+  gasSpends: GasSpendRecord;
 }
 
 export type CollectionName = keyof Collections;

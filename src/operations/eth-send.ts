@@ -6,8 +6,8 @@
  *   the same codec), signed with the key `from` names, broadcast, and recorded as a send status
  *   (`sendTransactionStatusId`) the tracker settles.
  * - `eth_send_raw_transaction`: broadcasts a transaction signed elsewhere.
- * - `get_nonces`: the chain nonce of an address (the pending count, the nonce its next transaction takes);
- *   the gas station nonce is refused with the sponsored sends below.
+ * - `get_nonces`: the chain nonce of an address (the pending count, the nonce its next transaction takes),
+ *   and its gas station (batch) nonce on a host with a sponsor.
  *
  * Chain I/O happens inside the activity's transaction, so a refused or unreachable chain fails the activity
  * and nothing is recorded as sent; the same body again answers with that activity and reaches no chain.
@@ -15,26 +15,37 @@
  * the signature see the same nonce and fees, and a store that re-runs a transaction re-sends the same
  * signed bytes (which the node answers as already known) rather than a second transaction.
  *
- * Sponsored sends and multi-call batches go through Turnkey's gas station (EIP-7702 delegate and execution
- * contracts); `@turnkey/gas-station` ships their ABIs but not their bytecode, so no devnet can have them:
- * they are refused (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`). Their limits are kept and reported
- * by `gas-usage.ts`, with no usage.
+ * Sponsored sends and multi-call batches go through a gas station. Policies decide them first, as every send:
+ * each call is judged as its own EIP-1559 transaction from the sender with nonce and gas fields 0 (the hosted
+ * service shows sponsored sends under the same `eth.tx` keywords, gas fields 0), one policy target per call.
+ * An allowed sponsored send goes to the host's sponsor (engine option `gasStation`, `chains/gas-station.ts`):
+ * the calls run in one transaction it pays for, through the account's EIP-7702 batch executor, within the gas
+ * usage limits (`domain/gas-usage.ts`). On a host without one, and for an unsponsored batch, the handler
+ * refuses it (`FAILED_PRECONDITION`, `GAS_STATION_UNAVAILABLE`). `get_nonces` answers the batch nonce.
  *
  * @module
  */
 import * as v from "valibot";
 import { chainFailure } from "../chains/errors.js";
 import { EvmRpc } from "../chains/evm-rpc.js";
-import { broadcastEvm, type EvmSendCall, prepareEvmSend } from "../chains/evm-send.js";
+import { broadcastEvm, type EvmSendCall, prepareEvmSend, unsignedCallView } from "../chains/evm-send.js";
 import type { ChainBackend } from "../chains/registry.js";
 import { recordBroadcast } from "../chains/send-status.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
-import { type ActivityContext, defineActivity, defineQuery } from "../contract/operation.js";
+import {
+  type ActivityContext,
+  defineActivity,
+  defineQuery,
+  type PolicyTargetData,
+  type PolicyTargets,
+} from "../contract/operation.js";
 import { id } from "../contract/schema.js";
 import type { EngineServices } from "../contract/services.js";
 import { parseHex } from "../crypto/bytes.js";
 import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
-import { resolveSigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
+import { admitSponsoredSpend, recordSponsoredSpend } from "../domain/gas-usage.js";
+import type { DataReader } from "../model/data.js";
+import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
 
 /** Calls per `_V2` request (the swagger's bound). */
@@ -42,13 +53,15 @@ const MAX_CALLS = 50;
 /** Largest call data, in hex characters (128 KiB of data, a node's usual transaction size bound). */
 const MAX_DATA_HEX = 2 * 128 * 1024 + 2;
 
-const caip2 = v.pipe(
+/** An EVM CAIP-2 chain id (`eip155:<decimal>`). */
+export const caip2 = v.pipe(
   v.string(),
   v.regex(/^eip155:[1-9][0-9]{0,18}$/, "must be an EVM CAIP-2 chain id, e.g. eip155:31337"),
 );
-const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"));
+/** A `0x` 20-byte hex address, any case. */
+export const address = v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"));
 /** A non-negative integer in decimal (as the clients send wei amounts) or `0x` hex; at most 256 bits. */
-const uint = v.pipe(
+export const uint = v.pipe(
   v.string(),
   v.regex(/^(0|[1-9][0-9]{0,77}|0x[0-9a-fA-F]{1,64})$/, "must be a non-negative integer, in decimal or 0x hex"),
   v.check((value) => BigInt(value) < 2n ** 256n, "must be below 2^256"),
@@ -66,8 +79,9 @@ const sendOptions = {
   gasLimit: v.optional(uint),
   maxFeePerGas: v.optional(uint),
   maxPriorityFeePerGas: v.optional(uint),
-  deadline: v.optional(v.string()),
-  gasStationNonce: v.optional(v.string()),
+  // Unix seconds and the account's batch nonce: sponsored and batched sends only (see gas-station.ts).
+  deadline: v.optional(uint),
+  gasStationNonce: v.optional(uint),
 };
 const callParams = v.object({ to: address, value: v.optional(uint), data: v.optional(callData) });
 
@@ -78,27 +92,37 @@ type SendParams = v.InferOutput<v.ObjectSchema<typeof sendOptions, undefined>> &
   calls?: v.InferOutput<typeof callParams>[];
 };
 
-/** The one call of a request: V1's `to`/`value`/`data`, or V2's only entry of `calls`. */
-function callOf(params: SendParams): { call: EvmSendCall; field: string } {
-  if (params.sponsor === true) {
-    throw new CustodyError(
-      "FAILED_PRECONDITION",
-      "sponsored sends need Turnkey's gas station contracts, which custodian cannot deploy on a devnet (their bytecode is not published); send with sponsor: false",
-      { field: "parameters.sponsor", reason: "GAS_STATION_UNAVAILABLE" },
-    );
-  }
+/**
+ * Whether the request goes through a gas station: a sponsored send, or a batch of several calls (which the
+ * hosted service runs as one EIP-7702 batch, sponsored or not).
+ */
+function viaGasStation(params: SendParams): boolean {
+  return params.sponsor === true || (params.calls !== undefined && params.calls.length > 1);
+}
+
+/** Every call of a request with the field it is reported under: V1's `to`/`value`/`data`, or V2's `calls`. */
+function callsOf(params: SendParams): { call: EvmSendCall; field: string }[] {
   if (params.calls !== undefined) {
-    if (params.calls.length !== 1) {
-      throw new CustodyError(
-        "FAILED_PRECONDITION",
-        "several calls are sent as an EIP-7702 batch through Turnkey's gas station, which custodian cannot deploy on a devnet; send one call per transaction",
-        { field: "parameters.calls", reason: "GAS_STATION_UNAVAILABLE" },
-      );
-    }
-    const [only] = params.calls as [v.InferOutput<typeof callParams>];
-    return { call: toCall(only), field: "parameters.calls[0]" };
+    return params.calls.map((call, index) => ({ call: toCall(call), field: `parameters.calls[${index}]` }));
   }
-  return { call: toCall({ to: params.to as string, value: params.value, data: params.data }), field: "parameters" };
+  return [{ call: toCall({ to: params.to as string, value: params.value, data: params.data }), field: "parameters" }];
+}
+
+/** The one call of a direct (unsponsored, single-call) send. */
+function callOf(params: SendParams): { call: EvmSendCall; field: string } {
+  return callsOf(params)[0] as { call: EvmSendCall; field: string };
+}
+
+/** The refusal of a gas station send, once policies allowed it, on a host that gives no sponsor. */
+function gasStationUnavailable(params: SendParams): CustodyError {
+  const sponsored = params.sponsor === true;
+  return new CustodyError(
+    "FAILED_PRECONDITION",
+    sponsored
+      ? "sponsored sends need a gas station, and this host configured no sponsor for the chain; send with sponsor: false"
+      : "several calls are sent as an EIP-7702 batch through a gas station, and this host configured none for the chain; send one call per transaction",
+    { field: sponsored ? "parameters.sponsor" : "parameters.calls", reason: "GAS_STATION_UNAVAILABLE" },
+  );
 }
 
 function toCall(call: { to: string; value?: string | undefined; data?: string | undefined }): EvmSendCall {
@@ -161,7 +185,82 @@ function prepare(services: EngineServices | undefined, params: SendParams): Prom
   return preparing;
 }
 
+/**
+ * The policy targets of a gas station send: each call judged as its own EIP-1559 transaction from the sender
+ * ({@link unsignedCallView}), one target per call, so a policy denying any call of a batch denies the batch.
+ * No chain is reached: the decision comes first, and a host without a sponsor refuses only after it.
+ */
+async function gasStationTargets(
+  data: DataReader,
+  organizationId: string,
+  params: SendParams,
+  target: SigningTarget,
+): Promise<PolicyTargets> {
+  const signer = await signingTargetPolicyData(data, target);
+  const chainId = BigInt(params.caip2.slice("eip155:".length));
+  const targets: PolicyTargetData[] = [];
+  for (const { call, field } of callsOf(params)) {
+    const parsed = transactionCodec("TRANSACTION_TYPE_ETHEREUM", "parameters").parse(
+      unsignedCallView(chainId, call),
+      field,
+    );
+    const interfaces = await storedInterfaces(data, organizationId, parsed);
+    targets.push({ ...signer, ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.from) }) });
+  }
+  const [first, ...rest] = targets as [PolicyTargetData, ...PolicyTargetData[]];
+  return rest.length === 0 ? first : [first, ...rest];
+}
+
+// One sponsored broadcast per parsed request, as for direct sends.
+const sponsoredSends = new WeakMap<object, Promise<{ txHash: string; feeWei: bigint }>>();
+
+/**
+ * A gas station send on a host with a sponsor: the calls run in one transaction the sponsor pays for, through
+ * the account's batch executor, under the account's signature; the most it costs counts against the gas usage
+ * limits, and a send that would exceed them is refused before anything is broadcast.
+ */
+async function gasStationSend(context: ActivityContext, params: SendParams) {
+  const station = context.services.gasStation;
+  // An unsponsored batch would have the account pay for its own EIP-7702 transaction; only sponsors send them.
+  if (!station || params.sponsor !== true || !station.sponsors(params.caip2)) throw gasStationUnavailable(params);
+  const backend = backendOf(context.services, params.caip2);
+  const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
+  let sent = sponsoredSends.get(params);
+  if (!sent) {
+    const signer = await signerOf(context.data, context.services, target);
+    sent = station.sendBatch(backend, {
+      caip2: params.caip2,
+      chainId: BigInt(params.caip2.slice("eip155:".length)),
+      account: params.from.toLowerCase(),
+      calls: callsOf(params).map(({ call }) => call),
+      deadline: optionalBigInt(params.deadline),
+      batchNonce: optionalBigInt(params.gasStationNonce),
+      async sign(digest) {
+        const signature = signer.sign({ kind: "digest", digest });
+        return { r: signature.r, s: signature.s, recoveryId: Number.parseInt(signature.v, 16) };
+      },
+      admit: (feeWei) =>
+        admitSponsoredSpend(context.data, context.organization, context.now, station.microUsdOf(feeWei)),
+    });
+    sponsoredSends.set(params, sent);
+  }
+  const { txHash, feeWei } = await sent;
+  const sendTransactionStatusId = await recordBroadcast(context.data, {
+    id: context.newId(),
+    organizationId: context.organization.id,
+    activityId: context.activityId,
+    fingerprint: context.fingerprint,
+    caip2: params.caip2,
+    sent: { eth: { txHash } },
+    now: context.now,
+  });
+  const microUsd = station.microUsdOf(feeWei);
+  await recordSponsoredSpend(context.data, context.organization, sendTransactionStatusId, microUsd, context.now);
+  return { sendTransactionStatusId };
+}
+
 async function sendHandler(context: ActivityContext, params: SendParams) {
+  if (viaGasStation(params)) return gasStationSend(context, params);
   const { parsed, backend } = await prepare(context.services, params);
   const target = await resolveSigningTarget(context.data, context.organization.id, params.from, "parameters.from");
   let txHash = broadcasts.get(params);
@@ -210,7 +309,7 @@ export const ethSendTransaction = defineActivity({
     },
   ],
   policy: { resource: "PRIVATE_KEY", action: "SIGN" },
-  async policyTarget(context, params) {
+  async policyTarget(context, params): Promise<PolicyTargets> {
     // An unknown `from` shows no signer and reaches no chain; the handler reports it as NOT_FOUND.
     const target = await resolveSigningTarget(
       context.data,
@@ -219,6 +318,7 @@ export const ethSendTransaction = defineActivity({
       "parameters.from",
     ).catch(() => undefined);
     if (!target) return {};
+    if (viaGasStation(params)) return gasStationTargets(context.data, context.organization.id, params, target);
     // A read re-judging a pending send (may a voter still count?) reaches no chain: it sees the signer only.
     if (!context.services) return signingTargetPolicyData(context.data, target);
     const { parsed } = await prepare(context.services, params);
@@ -274,17 +374,24 @@ export const getNonces = defineQuery({
     gasStationNonce: v.optional(v.boolean()),
   }),
   async handler(context, request) {
-    if (request.gasStationNonce === true) {
+    const backend = context.services.chains.require(request.caip2, "caip2");
+    const station = context.services.gasStation;
+    if (request.gasStationNonce === true && !station?.sponsors(request.caip2)) {
       throw new CustodyError(
         "FAILED_PRECONDITION",
-        "the gas station nonce lives in Turnkey's gas station delegate contract, which custodian cannot deploy on a devnet",
+        `the gas station nonce lives in the gas station's batch executor, and this host configured no sponsor for ${request.caip2}`,
         { field: "gasStationNonce", reason: "GAS_STATION_UNAVAILABLE" },
       );
     }
-    if (request.nonce !== true) return {};
-    const backend = context.services.chains.require(request.caip2, "caip2");
     try {
-      return { nonce: (await new EvmRpc(backend).pendingNonce(request.address)).toString() };
+      return {
+        ...(request.nonce === true
+          ? { nonce: (await new EvmRpc(backend).pendingNonce(request.address)).toString() }
+          : {}),
+        ...(request.gasStationNonce === true && station
+          ? { gasStationNonce: (await station.batchNonce(backend, request.address)).toString() }
+          : {}),
+      };
     } catch (error) {
       throw chainFailure(error, request.caip2, "read the nonce", "caip2");
     }

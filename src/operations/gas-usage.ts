@@ -2,13 +2,11 @@
  * Gas sponsorship limits: `upsert_gas_usage_config` stores an organization's limits and `get_gas_usage`
  * reads them back with the usage of the current window.
  *
- * custodian sponsors nothing (no gas station exists on a devnet, so `sponsor: true` sends are refused, see
- * `eth-send.ts`), so the limits meter nothing and the usage is always "0". They are still kept as a real
- * record, so a program that configures and reads its limits sees what it configured.
- *
- * The limits belong to the billing organization, the top-level one: `orgWindowLimitUsd` is its own limit
- * and `subOrgWindowLimitUsd` the limit each of its sub-organizations gets, over one rolling window of
- * `windowDurationMinutes`. A sub-organization reads the parent's sub-organization limit and cannot set one.
+ * The limits belong to the billing organization, the top-level one: `orgWindowLimitUsd` bounds the sponsored
+ * sends of it and its sub-organizations together, and `subOrgWindowLimitUsd` those of each sub-organization,
+ * over one rolling window of `windowDurationMinutes`. A sub-organization reads the parent's sub-organization
+ * limit and cannot set one. What counts against them is kept by the sponsored sends (`domain/gas-usage.ts`):
+ * on a host without a sponsor (engine option `gasStation`) nothing is sponsored and the usage stays "0".
  *
  * @module
  */
@@ -16,18 +14,8 @@ import * as v from "valibot";
 import { CustodyError } from "../common/errors.js";
 import { defineActivity, defineQuery } from "../contract/operation.js";
 import { id } from "../contract/schema.js";
-import { type DataReader, INDEX } from "../model/data.js";
-import type { GasUsageConfigRecord, OrganizationRecord } from "../model/records.js";
-
-/** The longest rolling window the hosted service accepts: 30 days (its API description says so). */
-export const MAX_WINDOW_MINUTES = 43_200;
-
-/**
- * What `get_gas_usage` answers for an organization whose billing organization configured nothing: a 30-day
- * window (the hosted service's monthly limits run over it) and a limit of 0 USD, since custodian can sponsor
- * nothing.
- */
-export const DEFAULT_GAS_USAGE = { windowDurationMinutes: MAX_WINDOW_MINUTES, windowLimitUsd: "0" } as const;
+import { gasUsage, MAX_WINDOW_MINUTES, storedGasUsageConfig } from "../domain/gas-usage.js";
+import type { GasUsageConfigRecord } from "../model/records.js";
 
 /**
  * A USD amount as the API carries it: a plain decimal string, whole dollars and up to 6 decimals, below a
@@ -60,22 +48,6 @@ function normalizeDecimal(value: string): string {
   return decimals === "" ? integer : `${integer}.${decimals}`;
 }
 
-/** The billing organization's config, if it stored one. */
-async function storedConfig(
-  data: DataReader,
-  billingOrganizationId: string,
-): Promise<GasUsageConfigRecord | undefined> {
-  const configId = await data.lookup(
-    "gasUsageConfigByOrganization",
-    INDEX.gasUsageConfigByOrganization(billingOrganizationId),
-  );
-  return configId === undefined ? undefined : data.get("gasUsageConfigs", configId);
-}
-
-function billingOrganizationId(organization: OrganizationRecord): string {
-  return organization.parentOrganizationId ?? organization.id;
-}
-
 export const upsertGasUsageConfig = defineActivity({
   method: "upsertGasUsageConfig",
   path: "upsert_gas_usage_config",
@@ -106,7 +78,7 @@ export const upsertGasUsageConfig = defineActivity({
         { field: "organizationId", reason: "NOT_BILLING_ORGANIZATION" },
       );
     }
-    const existing = await storedConfig(context.data, organization.id);
+    const existing = await storedGasUsageConfig(context.data, organization.id);
     const record: GasUsageConfigRecord = {
       id: existing?.id ?? context.newId(),
       organizationId: organization.id,
@@ -128,16 +100,5 @@ export const getGasUsage = defineQuery({
   method: "getGasUsage",
   path: "get_gas_usage",
   request: v.object({ organizationId: id }),
-  async handler(context) {
-    const { organization } = context;
-    const config = await storedConfig(context.data, billingOrganizationId(organization));
-    if (config === undefined) return { ...DEFAULT_GAS_USAGE, usageUsd: "0" };
-    return {
-      windowDurationMinutes: config.windowDurationMinutes,
-      windowLimitUsd:
-        organization.parentOrganizationId === null ? config.orgWindowLimitUsd : config.subOrgWindowLimitUsd,
-      // Nothing is ever sponsored here, so no window has any usage.
-      usageUsd: "0",
-    };
-  },
+  handler: (context) => gasUsage(context.data, context.organization, context.now),
 });

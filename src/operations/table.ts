@@ -15,6 +15,7 @@ import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthen
 import { getWalletAddressBalances, listSupportedAssets } from "./balances.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
+import { ethUndelegate7702 } from "./eth-undelegate.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
 import { removeOrganizationFeature, setOrganizationFeature } from "./features.js";
 import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
@@ -110,6 +111,7 @@ export const OPERATIONS = [
   signTransaction,
   ethSendTransaction,
   ethSendRawTransaction,
+  ethUndelegate7702,
   solSendTransaction,
   getSendTransactionStatus,
   getNonces,

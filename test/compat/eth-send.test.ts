@@ -211,8 +211,8 @@ describe("eth_send_raw_transaction and get_nonces", () => {
   });
 });
 
-describe("get_nonces' gas station nonce", () => {
-  it("is refused naming the field, also beside `nonce`, since no gas station delegate exists on a devnet", async () => {
+describe("get_nonces' gas station nonce without a sponsor", () => {
+  it("is refused naming the field, also beside `nonce`, on a host without a sponsor", async () => {
     const { root, organizationId } = fixture;
     for (const request of [{ gasStationNonce: true }, { nonce: true, gasStationNonce: true }]) {
       const error = await refusal(
@@ -415,7 +415,7 @@ describe("refusals", () => {
     );
   });
 
-  it("sponsored sends and batches are refused: no gas station on a devnet", async () => {
+  it("sponsored sends and batches are refused on a host without a sponsor", async () => {
     await refusal(
       fixture.root.ethSendTransaction({
         organizationId: fixture.organizationId,

@@ -2,7 +2,7 @@
  * Gas sponsorship limits through the HTTP adapter: `@turnkey/sdk-server`'s and `@turnkey/http`'s
  * `getGasUsage` read the 0 USD default, then what `upsert_gas_usage_config` stored (submitted with the
  * official API-key stamper: the clients have no method for it, the hosted description no route), with a
- * usage of "0" since custodian sponsors nothing. A sub-organization reads the parent's sub-organization
+ * usage of "0" since this host has no sponsor. A sub-organization reads the parent's sub-organization
  * limit and cannot set one; bad values are refused naming the field and store nothing; the activity is
  * policy-governed (SPONSORSHIP / UPDATE); the config outlives a FileStore and a PostgresStore reopen.
  */

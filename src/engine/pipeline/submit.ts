@@ -62,7 +62,9 @@ const envelope = v.object({
 });
 
 function versionOf(operation: ActivityOperation, type: string): ActivityVersion {
-  const version = operation.versions.find((candidate) => candidate.type === type);
+  const version = operation.versions.find(
+    (candidate) => candidate.type === type || candidate.alsoAccepted?.includes(type),
+  );
   if (!version) {
     const accepted = operation.versions.map((candidate) => candidate.type).join(", ");
     throw new CustodyError(

@@ -88,6 +88,8 @@ import type {
   EthSendTransactionParameters,
   EthSendTransactionResult,
   EthSendTransactionV1Parameters,
+  EthUndelegate7702Parameters,
+  EthUndelegate7702Result,
   ExportPrivateKeyParameters,
   ExportPrivateKeyResult,
   ExportWalletAccountParameters,
@@ -481,6 +483,15 @@ export interface OperationMethods {
   ethSendRawTransaction(
     input: ActivityInput<EthSendRawTransactionParameters, "ACTIVITY_TYPE_ETH_SEND_RAW_TRANSACTION">,
   ): Promise<ActivityResponseOf<{ ethSendRawTransactionResult: EthSendRawTransactionResult }>>;
+  /**
+   * Submit an EIP-7702 undelegation transaction.
+   *
+   * Activity `ACTIVITY_TYPE_ETH_UNDELEGATE_7702` at `POST /public/v1/submit/eth_undelegate_7702`; the result is `activity.result.ethUndelegate7702Result`.
+   * Policy: resource `PRIVATE_KEY`, action `SIGN`.
+   */
+  ethUndelegate7702(
+    input: ActivityInput<EthUndelegate7702Parameters, "ACTIVITY_TYPE_ETH_UNDELEGATE_7702">,
+  ): Promise<ActivityResponseOf<{ ethUndelegate7702Result: EthUndelegate7702Result }>>;
   /**
    * Submit a transaction intent describing an SVM transaction you would like to broadcast. Supports single- and multi-signer intents via activity type versioning.
    *

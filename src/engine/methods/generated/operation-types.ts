@@ -969,6 +969,21 @@ export interface EthSendRawTransactionResult {
   transactionHash: string;
 }
 
+/** The `parameters` of `ethUndelegate7702` for `ACTIVITY_TYPE_ETH_UNDELEGATE_7702`. */
+export interface EthUndelegate7702Parameters {
+  from: string;
+  caip2: string;
+  nonce?: string;
+  gasLimit?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+}
+
+/** What `activity.result.ethUndelegate7702Result` holds once `ethUndelegate7702` completes. */
+export interface EthUndelegate7702Result {
+  sendTransactionStatusId: string;
+}
+
 /** The `parameters` of `solSendTransaction` for `ACTIVITY_TYPE_SOL_SEND_TRANSACTION_V2`. */
 export interface SolSendTransactionParameters {
   signWiths: string[];
@@ -1023,13 +1038,10 @@ export interface GetNoncesRequest {
 }
 
 /** What `getNonces` answers. */
-export type GetNoncesResponse =
-  | {
-      nonce?: undefined;
-    }
-  | {
-      nonce: string;
-    };
+export interface GetNoncesResponse {
+  gasStationNonce?: string;
+  nonce?: string;
+}
 
 /** The request of `getWalletAddressBalances` (`POST /public/v1/query/get_wallet_address_balances`). */
 export interface GetWalletAddressBalancesRequest {
@@ -2494,6 +2506,7 @@ export interface OperationTypes {
     result: EthSendTransactionResult;
   };
   ethSendRawTransaction: { versions: [EthSendRawTransactionParameters]; result: EthSendRawTransactionResult };
+  ethUndelegate7702: { versions: [EthUndelegate7702Parameters]; result: EthUndelegate7702Result };
   solSendTransaction: {
     versions: [SolSendTransactionParameters, SolSendTransactionV1Parameters];
     result: SolSendTransactionResult;
