@@ -64,7 +64,7 @@ export async function settleBalanceUpdate(
   const record = await data.get("balanceUpdates", id);
   const pending = await data.get("pendingBalanceUpdates", id);
   if (pending) await data.delete("pendingBalanceUpdates", id);
-  if (!record || record.stage !== "confirmed") return;
+  if (record?.stage !== "confirmed") return;
   if (outcome === "dropped") {
     await data.delete("balanceUpdates", id);
     return;
