@@ -174,6 +174,15 @@ export class AssetRegistry {
     }
   }
 
+  /**
+   * The native asset and the listed tokens of the configured chain `caip2`, with what a reader needs of each
+   * token (for the balance watcher, which matches transfers against them).
+   */
+  async watchedAssets(caip2: string): Promise<{ native: AssetMetadata; tokens: KnownToken[] }> {
+    const chain = this.#chain(caip2, "chains");
+    return { native: chain.reader.native(chain.name), tokens: await this.#tokens(chain) };
+  }
+
   /** Every asset of `caip2` with the balance `address` holds of it, zero balances included. */
   async balances(requested: string, address: string, field: string): Promise<AssetBalance[]> {
     const chain = this.#chain(requested, field);

@@ -8,6 +8,7 @@ import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
 import { AssetRegistry, type TokensOption } from "../chains/assets.js";
+import { BalanceWatcher } from "../chains/balance-watcher.js";
 import { GasStation, type GasStationOptions } from "../chains/gas-station.js";
 import { ChainRegistry, type ChainsOption } from "../chains/registry.js";
 import { SendStatusTracker } from "../chains/tracker.js";
@@ -164,7 +165,13 @@ export interface CustodyEngineOptions {
    * Default 500.
    */
   sendStatusPollIntervalMs?: number;
-  /** Told about failures of the send-status tracker (an unreachable chain RPC), for the host's logs. */
+  /**
+   * How often the balance watcher reads the EVM chains of `chains` for transfers of subscribed organizations'
+   * wallet addresses (`BALANCE_CONFIRMED_UPDATES`, `BALANCE_FINALIZED_UPDATES`), in ms. Default 2000. Nothing
+   * is read from a chain while no endpoint subscribes to balance updates.
+   */
+  balancePollIntervalMs?: number;
+  /** Told about failures of the send-status tracker and the balance watcher (an unreachable chain RPC), for the host's logs. */
   onChainError?: (error: unknown) => void;
   /**
    * Sign raw payloads (`sign_raw_payload`, `sign_raw_payloads`) on this many `worker_threads` (1 to 64)
@@ -206,6 +213,8 @@ export class EngineCore implements PipelineCore {
   readonly fingerprints = new KeyedLock();
   /** Settles broadcast transactions as their chains include or fail them. */
   readonly sendTracker: SendStatusTracker;
+  /** Reports balance changes of subscribed organizations' wallet addresses. */
+  readonly balanceWatcher: BalanceWatcher;
   readonly #deliverWebhooks: boolean;
   /** Set when a durable store came without a key-encryption key and no ephemeral one was asked for. */
   private readonly missingKeyEncryptionKey: boolean;
@@ -282,6 +291,14 @@ export class EngineCore implements PipelineCore {
       intervalMs: positiveMs(options.sendStatusPollIntervalMs, 500, "sendStatusPollIntervalMs"),
       ...(options.onChainError ? { onError: options.onChainError } : {}),
     });
+    this.balanceWatcher = new BalanceWatcher({
+      store: this.store,
+      chains: this.services.chains,
+      assets: this.services.assets,
+      clock: this.clock,
+      intervalMs: positiveMs(options.balancePollIntervalMs, 2000, "balancePollIntervalMs"),
+      ...(options.onChainError ? { onError: options.onChainError } : {}),
+    });
   }
 
   private lastDefaultTimestamp = 0;
@@ -299,7 +316,7 @@ export class EngineCore implements PipelineCore {
   /**
    * Opens what must be open before any operation (the secret vault's data key, then the bundle signer's
    * key) and starts the webhook dispatcher, which resumes deliveries an earlier engine left pending, and the
-   * send-status tracker, which resumes watching the sends an earlier engine broadcast.
+   * send-status tracker, which resumes watching the sends an earlier engine broadcast, and the balance watcher.
    */
   async ready(): Promise<void> {
     if (this.missingKeyEncryptionKey) {
@@ -314,5 +331,6 @@ export class EngineCore implements PipelineCore {
     await this.services.tokens.open(this.store, this.services.secrets);
     if (this.#deliverWebhooks) this.webhooks.start();
     this.sendTracker.start();
+    this.balanceWatcher.start();
   }
 }

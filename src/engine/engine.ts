@@ -150,7 +150,7 @@ export class CustodyEngine {
   /**
    * Stops the engine's background work: the webhook dispatcher takes no new attempts and abandons those in
    * flight (unrecorded, so the next engine on this store sends them again), the send-status tracker
-   * stops watching the chains (the next engine on this store resumes), and the signer threads
+   * and the balance watcher stop watching the chains (the next engine on this store resumes), and the signer threads
    * (`signerThreads`) are terminated, failing what they were signing. Resolves once nothing of the
    * engine still uses the store. The store itself stays open: it is the host's to close.
    */
@@ -158,6 +158,7 @@ export class CustodyEngine {
     await Promise.all([
       this.#core.webhooks.close(),
       this.#core.sendTracker.close(),
+      this.#core.balanceWatcher.close(),
       this.#core.services.signers?.close(),
     ]);
   }

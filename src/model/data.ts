@@ -27,6 +27,17 @@ export const WEBHOOK_QUEUE_SCOPE = "webhookQueue";
 /** Scope of the sends the status tracker watches (one list per store). */
 export const PENDING_SENDS_SCOPE = "pendingSends";
 
+/** Scope of the organizations whose wallet addresses the balance watcher watches (one list per store). */
+export const BALANCE_WATCHES_SCOPE = "balanceWatches";
+
+/** Scope of the balance watcher's per-chain cursors. */
+export const BALANCE_CURSORS_SCOPE = "balanceCursors";
+
+/** Scope of the confirmed balance updates of one chain still waiting for finality. */
+export function pendingBalanceUpdatesScope(chain: string): string {
+  return `pendingBalanceUpdates:${chain}`;
+}
+
 /** Unique index names and the keys they map from. */
 export const INDEX = {
   activityByFingerprint: (fingerprint: string) => fingerprint,
@@ -129,6 +140,10 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   meta: () => ({ scope: META_SCOPE }),
   sendTransactionStatuses: (s) => ({ scope: s.organizationId }),
   pendingSends: () => ({ scope: PENDING_SENDS_SCOPE }),
+  balanceWatches: () => ({ scope: BALANCE_WATCHES_SCOPE }),
+  balanceCursors: () => ({ scope: BALANCE_CURSORS_SCOPE }),
+  balanceUpdates: (u) => ({ scope: u.organizationId }),
+  pendingBalanceUpdates: (p) => ({ scope: pendingBalanceUpdatesScope(p.chain) }),
   gasUsageConfigs: (c) => ({
     scope: c.organizationId,
     keys: { gasUsageConfigByOrganization: INDEX.gasUsageConfigByOrganization(c.organizationId) },

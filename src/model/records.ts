@@ -364,6 +364,7 @@ export interface WebhookDeliveryRecord {
   endpointId: string | null;
   /** `ACTIVITY_UPDATES`. */
   eventType: string;
+  /** The activity the event reports (or whose send it tracks); empty for balance events. */
   activityId: string;
   /** The exact body sent with every attempt: the activity as the wire renders it, at that version. */
   body: string;
@@ -579,6 +580,62 @@ export interface PendingSendRecord {
   createdAtMs: number;
 }
 
+/**
+ * An organization with at least one active endpoint subscribed to balance updates: the balance watcher reads
+ * these (one store-wide list) to know whose wallet addresses to watch. Kept by the webhook endpoint activities.
+ */
+export interface BalanceWatchRecord {
+  /** The organization that owns the endpoints. */
+  id: string;
+  createdAtMs: number;
+}
+
+/** How far the balance watcher has read one chain. */
+export interface BalanceCursorRecord {
+  /** The chain's CAIP-2 id (as the host configured it). */
+  id: string;
+  /** The last block (EVM) read for confirmed balance changes, decimal. */
+  block: string;
+  updatedAtMs: number;
+}
+
+/** Which way a balance moved: into the address, or out of it. */
+export type BalanceOperation = "deposit" | "withdraw";
+
+/**
+ * One balance change of one wallet address (a transfer in or out, in one transaction), as the balance watcher
+ * saw it. Each write of it is also a balance webhook event: `BALANCE_CONFIRMED_UPDATES` when written
+ * `confirmed`, `BALANCE_FINALIZED_UPDATES` when it moves to `finalized`.
+ */
+export interface BalanceUpdateRecord {
+  /** Derived from the chain, the transaction, the transfer's place in it and the address (so seen once). */
+  id: string;
+  /** The organization holding the address. */
+  organizationId: string;
+  /** The chain's canonical CAIP-2 id. */
+  caip2: string;
+  /** The chain id in the host's `chains` option (the backend the watcher reads). */
+  chain: string;
+  stage: "confirmed" | "finalized";
+  operation: BalanceOperation;
+  txHash: string;
+  address: string;
+  asset: { symbol: string; name: string; decimals: number; caip19: string; amount: string };
+  block: { number: string; hash: string; timestampMs: number };
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** A confirmed balance update still waiting for its block to be finalized. */
+export interface PendingBalanceUpdateRecord {
+  /** The balance update's id. */
+  id: string;
+  /** The chain id in the host's `chains` option. */
+  chain: string;
+  blockNumber: string;
+  createdAtMs: number;
+}
+
 /** Collection name → record type. The engine's typed data layer is driven from this map. */
 export interface Collections {
   organizations: OrganizationRecord;
@@ -611,6 +668,10 @@ export interface Collections {
   meta: MetaRecord;
   sendTransactionStatuses: SendTransactionStatusRecord;
   pendingSends: PendingSendRecord;
+  balanceWatches: BalanceWatchRecord;
+  balanceCursors: BalanceCursorRecord;
+  balanceUpdates: BalanceUpdateRecord;
+  pendingBalanceUpdates: PendingBalanceUpdateRecord;
   gasUsageConfigs: GasUsageConfigRecord;
   gasSpends: GasSpendRecord;
 }

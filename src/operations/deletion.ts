@@ -249,6 +249,7 @@ async function removeOrganizationData(context: ActivityContext): Promise<void> {
   for (const endpoint of await data.listAll("webhookEndpoints", organization.id)) {
     await data.delete("webhookEndpoints", endpoint.id);
   }
+  await data.delete("balanceWatches", organization.id);
   for (const contract of await data.listAll("smartContractInterfaces", organization.id)) {
     await data.delete("smartContractInterfaces", contract.id);
   }

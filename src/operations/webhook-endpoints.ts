@@ -1,33 +1,48 @@
 /**
  * Webhook endpoints: `create_webhook_endpoint`, `update_webhook_endpoint`, `delete_webhook_endpoint` and
- * the query `list_webhook_endpoints` (docs `features/webhooks/overview.mdx`). An endpoint receives the
- * `ACTIVITY_UPDATES` of its organization and, for a parent's endpoint, of every sub-organization, while it
- * and its subscription are active. URLs follow the engine's URL rules (`webhooks/url-policy.ts`).
+ * the query `list_webhook_endpoints` (docs `features/webhooks/overview.mdx`). An endpoint receives the events
+ * it subscribes to about its organization and, for a parent's endpoint, about every sub-organization, while it
+ * and its subscription are active. URLs follow the engine's URL rules (`webhooks/url-policy.ts`). Each change
+ * also keeps the organization's entry on the balance watcher's list (`chains/balance-watcher.ts`): present
+ * while one of its endpoints takes balance updates, so nothing is read from any chain for anyone else.
  *
  * @module
  */
 import * as v from "valibot";
+import { BALANCE_CONFIRMED_UPDATES, BALANCE_FINALIZED_UPDATES } from "../chains/balance-updates.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { type ActivityContext, defineActivity, defineQuery } from "../contract/operation.js";
 import { id, list, name } from "../contract/schema.js";
-import type { DataReader } from "../model/data.js";
+import type { DataReader, DataWriter } from "../model/data.js";
 import type { WebhookEndpointRecord, WebhookSubscriptionRecord } from "../model/records.js";
-import { ACTIVITY_UPDATES, SEND_TRANSACTION_STATUS_UPDATES } from "../webhooks/targets.js";
+import { ACTIVITY_UPDATES, receivesEvents, SEND_TRANSACTION_STATUS_UPDATES } from "../webhooks/targets.js";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from "../webhooks/url-policy.js";
 
 /** Endpoints per organization: custodian's bound (the hosted service documents none). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 
-/** The event types Turnkey documents. */
+/** The event types Turnkey documents, every one of which custodian has events for. */
 const DOCUMENTED_EVENT_TYPES = [
   ACTIVITY_UPDATES,
-  "BALANCE_CONFIRMED_UPDATES",
-  "BALANCE_FINALIZED_UPDATES",
+  BALANCE_CONFIRMED_UPDATES,
+  BALANCE_FINALIZED_UPDATES,
   SEND_TRANSACTION_STATUS_UPDATES,
 ];
 
-/** The event types custodian has events for (balances need an indexer custodian does not run). */
-const SUPPORTED_EVENT_TYPES = [ACTIVITY_UPDATES, SEND_TRANSACTION_STATUS_UPDATES];
+/**
+ * Puts the organization on the balance watcher's list while one of its endpoints takes balance updates, and
+ * takes it off otherwise. Called after every endpoint change, in the same transaction.
+ */
+async function syncBalanceWatch(data: DataWriter, organizationId: string, now: number): Promise<void> {
+  const endpoints = await data.listAll("webhookEndpoints", organizationId);
+  const watching = endpoints.some(
+    (endpoint) =>
+      receivesEvents(endpoint, BALANCE_CONFIRMED_UPDATES) || receivesEvents(endpoint, BALANCE_FINALIZED_UPDATES),
+  );
+  const existing = await data.get("balanceWatches", organizationId);
+  if (watching && !existing) await data.put("balanceWatches", { id: organizationId, createdAtMs: now });
+  if (!watching && existing) await data.delete("balanceWatches", organizationId);
+}
 
 const url = v.pipe(
   v.string(),
@@ -87,18 +102,11 @@ function subscriptionRecords(
     const { eventType } = subscription;
     if (!DOCUMENTED_EVENT_TYPES.includes(eventType)) {
       throw invalidArgument(
-        `unknown event type ${eventType}; use ${SUPPORTED_EVENT_TYPES.join(" or ")}`,
+        `unknown event type ${eventType}; use ${DOCUMENTED_EVENT_TYPES.join(", ")}`,
         `${field}.eventType`,
         {
           reason: "UNKNOWN_EVENT_TYPE",
         },
-      );
-    }
-    if (!SUPPORTED_EVENT_TYPES.includes(eventType)) {
-      throw invalidArgument(
-        `${eventType} events come from balance tracking, which custodian does not run; only ${SUPPORTED_EVENT_TYPES.join(" and ")} have events`,
-        `${field}.eventType`,
-        { reason: "UNSUPPORTED_EVENT_TYPE" },
       );
     }
     if (seen.has(eventType)) {
@@ -165,6 +173,7 @@ export const createWebhookEndpoint = defineActivity({
       updatedAtMs: context.now,
     };
     await context.data.put("webhookEndpoints", endpoint);
+    await syncBalanceWatch(context.data, context.organization.id, context.now);
     return { endpointId: endpoint.id, webhookEndpoint: renderWebhookEndpoint(endpoint) };
   },
 });
@@ -197,6 +206,7 @@ export const updateWebhookEndpoint = defineActivity({
       updatedAtMs: context.now,
     };
     await context.data.put("webhookEndpoints", updated);
+    await syncBalanceWatch(context.data, context.organization.id, context.now);
     return { endpointId: updated.id, webhookEndpoint: renderWebhookEndpoint(updated) };
   },
 });
@@ -216,6 +226,7 @@ export const deleteWebhookEndpoint = defineActivity({
   async handler(context, params) {
     const endpoint = await endpointOf(context, params.endpointId);
     await context.data.delete("webhookEndpoints", endpoint.id);
+    await syncBalanceWatch(context.data, context.organization.id, context.now);
     return { endpointId: endpoint.id };
   },
 });

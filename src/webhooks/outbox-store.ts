@@ -1,6 +1,6 @@
 /**
  * The store decorator that writes the webhook outbox. Every transaction through it notes the activities it
- * puts (and the send-status records, see `chains/send-status.ts`); when the work is done, still inside the same transaction, it queues one delivery per receiver for
+ * puts (and the send-status records and balance updates, see `chains/send-status.ts`, `chains/balance-updates.ts`); when the work is done, still inside the same transaction, it queues one delivery per receiver for
  * each of them (their final state in this transaction). So an activity version and its deliveries commit
  * together or not at all, and the submit pipeline never has to know about webhooks. After a commit that
  * queued something, the dispatcher is woken.
@@ -17,7 +17,12 @@ import type {
   StoreReader,
   StoreTransaction,
 } from "../storage/store.js";
-import { type EnqueueContext, enqueueActivityUpdates, enqueueSendStatusUpdates } from "./outbox.js";
+import {
+  type EnqueueContext,
+  enqueueActivityUpdates,
+  enqueueBalanceUpdates,
+  enqueueSendStatusUpdates,
+} from "./outbox.js";
 
 /**
  * Passes everything through to the real transaction, noting the ids of activities written and the parents
@@ -27,6 +32,8 @@ class ActivityTrackingTransaction implements StoreTransaction {
   readonly activityIds = new Set<string>();
   /** Send-status records written (each write is a `SEND_TRANSACTION_STATUS_UPDATES` event). */
   readonly sendStatusIds = new Set<string>();
+  /** Balance updates written (each write is a balance event, see `chains/balance-updates.ts`). */
+  readonly balanceUpdateIds = new Set<string>();
   readonly removedParents = new Map<string, string | null>();
 
   constructor(private readonly tx: StoreTransaction) {}
@@ -47,6 +54,7 @@ class ActivityTrackingTransaction implements StoreTransaction {
     await this.tx.put(collection, record, placement);
     if (collection === "activities") this.activityIds.add(record.id);
     if (collection === "sendTransactionStatuses") this.sendStatusIds.add(record.id);
+    if (collection === "balanceUpdates") this.balanceUpdateIds.add(record.id);
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -85,6 +93,9 @@ export class OutboxStore implements Store {
       }
       if (tracking.sendStatusIds.size > 0) {
         queued += await enqueueSendStatusUpdates(new DataWriter(tx), tracking.sendStatusIds, this.hooks.context());
+      }
+      if (tracking.balanceUpdateIds.size > 0) {
+        queued += await enqueueBalanceUpdates(new DataWriter(tx), tracking.balanceUpdateIds, this.hooks.context());
       }
       return value;
     });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { balanceEventType, balanceWebhookBody } from "../chains/balance-updates.js";
 import { sendStatusWebhookBody } from "../chains/send-status.js";
 import type { DataWriter } from "../model/data.js";
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookQueueEntryRecord } from "../model/records.js";
@@ -16,6 +17,7 @@ import {
   activityUpdateTargets,
   SEND_TRANSACTION_STATUS_UPDATES,
   sendStatusTargets,
+  subscribedTargets,
   type WebhookTarget,
 } from "./targets.js";
 
@@ -113,6 +115,51 @@ export async function enqueueSendStatusUpdates(
           endpointId: target.endpointId,
           eventType: SEND_TRANSACTION_STATUS_UPDATES,
           activityId: record.activityId,
+          body,
+          status: "PENDING",
+          attempts: 0,
+          nextAttemptAtMs: context.now,
+          lastError: null,
+          createdAtMs: context.now,
+          updatedAtMs: context.now,
+        },
+        context.now,
+      );
+      queued++;
+    }
+  }
+  return queued;
+}
+
+/**
+ * Queues a balance event for each receiver of each balance update written: `BALANCE_CONFIRMED_UPDATES` or
+ * `BALANCE_FINALIZED_UPDATES` by the update's stage, with the update as it stands in this transaction. Returns
+ * how many deliveries were queued.
+ */
+export async function enqueueBalanceUpdates(
+  data: DataWriter,
+  updateIds: Iterable<string>,
+  context: EnqueueContext,
+): Promise<number> {
+  let queued = 0;
+  for (const updateId of updateIds) {
+    const record = await data.get("balanceUpdates", updateId);
+    if (!record) continue;
+    const eventType = balanceEventType(record);
+    const targets = await subscribedTargets(data, record.organizationId, eventType);
+    if (targets.length === 0) continue;
+    const organization = await data.get("organizations", record.organizationId);
+    const body = JSON.stringify(balanceWebhookBody(record, organization?.parentOrganizationId ?? null));
+    for (const target of targets) {
+      await queueDelivery(
+        data,
+        {
+          id: context.newId(),
+          organizationId: target.organizationId,
+          endpointId: target.endpointId,
+          eventType,
+          // No activity causes a balance change.
+          activityId: "",
           body,
           status: "PENDING",
           attempts: 0,

@@ -46,14 +46,26 @@ export function receivesActivityUpdates(endpoint: WebhookEndpointRecord): boolea
  * The receivers of an organization's send-status updates: its own endpoints subscribed to them, then each
  * ancestor's (as for activity updates). The legacy `FEATURE_NAME_WEBHOOK` takes activity updates only.
  */
-export async function sendStatusTargets(data: DataReader, organizationId: string): Promise<WebhookTarget[]> {
+export function sendStatusTargets(data: DataReader, organizationId: string): Promise<WebhookTarget[]> {
+  return subscribedTargets(data, organizationId, SEND_TRANSACTION_STATUS_UPDATES);
+}
+
+/**
+ * The receivers of `eventType` events about `organizationId` (send-status and balance updates): its own
+ * endpoints subscribed to it, then each ancestor's.
+ */
+export async function subscribedTargets(
+  data: DataReader,
+  organizationId: string,
+  eventType: string,
+): Promise<WebhookTarget[]> {
   const targets: WebhookTarget[] = [];
   let nextId: string | null = organizationId;
   for (let depth = 0; nextId !== null && depth < MAX_DEPTH; depth++) {
     const organization: OrganizationRecord | undefined = await data.get("organizations", nextId);
     if (!organization) break;
     for (const endpoint of await data.listAll("webhookEndpoints", organization.id)) {
-      if (receivesEvents(endpoint, SEND_TRANSACTION_STATUS_UPDATES)) {
+      if (receivesEvents(endpoint, eventType)) {
         targets.push({ organizationId: organization.id, endpointId: endpoint.id });
       }
     }

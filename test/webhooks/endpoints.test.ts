@@ -87,12 +87,6 @@ describe("webhook endpoints", () => {
         "parameters.subscriptions[0].eventType",
       ],
       [
-        { url: URL_A, name: "n", subscriptions: [{ eventType: "BALANCE_CONFIRMED_UPDATES" }] },
-        "INVALID_ARGUMENT",
-        "UNSUPPORTED_EVENT_TYPE",
-        "parameters.subscriptions[0].eventType",
-      ],
-      [
         { url: URL_A, name: "n", subscriptions: [...ACTIVITY_UPDATES, ...ACTIVITY_UPDATES] },
         "INVALID_ARGUMENT",
         "DUPLICATE_SUBSCRIPTION",
