@@ -66,6 +66,13 @@ export interface CreateTestUserOptions {
   apiKey?: ApiKeyPair;
   /** Default: none. */
   email?: string;
+  /**
+   * Store policies the engine warns of (a mixed-case address compared with an `eth` value, which never matches;
+   * a keyword custodian never fills) instead of failing. Default `false`: a test organization is where such a
+   * policy should be caught, so `createUser` throws `FAILED_PRECONDITION` (`POLICY_WARNINGS`) naming each warning
+   * (the user and its policies are stored all the same, as the engine stored them).
+   */
+  allowPolicyWarnings?: boolean;
 }
 
 /** A non-root user of a test organization and its clients. */
@@ -140,13 +147,20 @@ export async function createTestUser(context: TestUserContext, options: CreateTe
     notes: policy.notes ?? "",
   }));
   // One activity for all of them: a policy the engine refuses leaves none of the others behind.
-  const policyIds =
-    policies.length === 0
-      ? []
-      : resultOf<{ policyIds: string[] }>(
-          (await root.createPolicies({ organizationId, parameters: { policies } })).activity,
-          "createPoliciesResult",
-        ).policyIds;
+  let policyIds: string[] = [];
+  if (policies.length > 0) {
+    const written = (await root.createPolicies({ organizationId, parameters: { policies } })).activity;
+    policyIds = resultOf<{ policyIds: string[] }>(written, "createPoliciesResult").policyIds;
+    const { notes } = await context.engine.explainActivity(written.id);
+    if (notes.length > 0 && options.allowPolicyWarnings !== true) {
+      throw new CustodyError(
+        "FAILED_PRECONDITION",
+        `the policies of test user "${options.name}" would not work as written: ${notes.join("; ")} ` +
+          "(pass allowPolicyWarnings: true to keep them)",
+        { reason: "POLICY_WARNINGS", field: "policies" },
+      );
+    }
+  }
   return {
     userId,
     name: options.name,

@@ -159,6 +159,20 @@ describe("org.createUser", () => {
     await expectCustodyError(org.createUser({ name: "agent", policies }), "INVALID_ARGUMENT");
     expect((await org.root.getPolicies({ organizationId: org.organizationId })).policies).toEqual([]);
   });
+
+  it("fails on a policy that would silently never match, unless asked to keep it", async () => {
+    const org = await organization();
+    const checksummed = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+    const policies = [
+      { effect: "EFFECT_ALLOW" as const, condition: SIGN },
+      { effect: "EFFECT_DENY" as const, condition: `eth.tx.to == '${checksummed}'` },
+    ];
+    const error = await expectCustodyError(org.createUser({ name: "agent", policies }), "FAILED_PRECONDITION");
+    expect(error.details.reason).toBe("POLICY_WARNINGS");
+    expect(error.message).toContain(checksummed);
+    const kept = await org.createUser({ name: "agent2", policies, allowPolicyWarnings: true });
+    expect(kept.policyIds).toHaveLength(2);
+  });
 });
 
 describe("org.approve and org.reject", () => {
