@@ -6,7 +6,9 @@
  */
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { Address, NETWORK, OutScript, p2pkh, p2wpkh, SigHash, Transaction } from "@scure/btc-signer";
+import { type hashTypedData, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { MAX_EIP712_HASH_BLOCKS, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "../../src/crypto/sign/index.js";
 import { MAX_LEGACY_SIGHASH_BYTES, MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "../../src/crypto/tx/limits.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
@@ -148,5 +150,129 @@ describe("transaction bombs", () => {
       expect(signed.isFinal).toBe(true);
       expect(signed.extract().length).toBeGreaterThan(0);
     }
+  });
+});
+
+async function ethereumSetup() {
+  const fixture = await engineWithOrganization();
+  const { root, organizationId } = fixture;
+  const { activity } = await root.createWallet({
+    organizationId,
+    parameters: {
+      walletName: "typed data bombs",
+      accounts: [
+        {
+          curve: "CURVE_SECP256K1",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/60'/0'/0/0",
+          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+        },
+      ],
+    },
+  });
+  const [address] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];
+  return { ...fixture, address };
+}
+
+const DOMAIN = { name: "bombs", chainId: 1 };
+
+/** A document whose message is a list of `count` values `{}` of a type with `members` struct members, all absent. */
+function absentMembers(members: number, count: number): string {
+  const wide = Array.from({ length: members }, (_, index) => ({ name: `m${index}`, type: "Empty" }));
+  return JSON.stringify({
+    types: { Empty: [], Wide: wide, Bomb: [{ name: "items", type: "Wide[]" }] },
+    primaryType: "Bomb",
+    domain: DOMAIN,
+    message: { items: Array(count).fill({}) },
+  });
+}
+
+describe("EIP-712 bombs", () => {
+  it("refuses a document whose absent struct members would hash far more than its size", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    // 2,000 values `{}`, 12 KB of JSON: each hashes 101 words (its type hash and 100 zero words), 47,000 blocks.
+    const payload = absentMembers(100, 2_000);
+    expect(payload.length).toBeLessThan(MAX_PAYLOAD_BYTES);
+    const error = await expectCustodyError(
+      root.signRawPayload({
+        organizationId,
+        parameters: {
+          signWith: address,
+          payload,
+          encoding: "PAYLOAD_ENCODING_EIP712",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      }),
+      "INVALID_ARGUMENT",
+      "parameters.payload",
+    );
+    expect(error.details.limit).toBe(MAX_EIP712_HASH_BLOCKS);
+  });
+
+  it("charges the documents of one sign_raw_payloads to one budget", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    // Each document alone hashes about 40 × 11 words (about 100 blocks): well within the bound, but not 1,000 of them.
+    const payload = absentMembers(10, 40);
+    const error = await expectCustodyError(
+      root.signRawPayloads({
+        organizationId,
+        parameters: {
+          signWith: address,
+          payloads: Array(MAX_PAYLOADS_PER_REQUEST).fill(payload),
+          encoding: "PAYLOAD_ENCODING_EIP712",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      }),
+      "INVALID_ARGUMENT",
+    );
+    expect(error.details.field).toMatch(/^parameters\.payloads\[[0-9]+\]$/);
+    expect(error.details.limit).toBe(MAX_EIP712_HASH_BLOCKS);
+    // The same document alone is signed.
+    const { activity } = await root.signRawPayloads({
+      organizationId,
+      parameters: {
+        signWith: address,
+        payloads: Array(10).fill(payload),
+        encoding: "PAYLOAD_ENCODING_EIP712",
+        hashFunction: "HASH_FUNCTION_NO_OP",
+      },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+
+  it("signs the largest list of integers a payload holds, over viem's digest", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    const numbers = (values: number[]) => ({
+      types: {
+        EIP712Domain: [
+          { name: "name", type: "string" },
+          { name: "chainId", type: "uint256" },
+        ],
+        Numbers: [{ name: "values", type: "uint256[]" }],
+      },
+      primaryType: "Numbers",
+      domain: DOMAIN,
+      message: { values },
+    });
+    // One-digit values: each adds two characters ("7,") to the document, which is filled to the byte.
+    const count = Math.floor((MAX_PAYLOAD_BYTES - JSON.stringify(numbers([])).length + 1) / 2);
+    const doc = numbers(Array.from({ length: count }, (_, index) => index % 10));
+    const payload = JSON.stringify(doc);
+    expect(payload.length).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    const { activity } = await root.signRawPayload({
+      organizationId,
+      parameters: {
+        signWith: address,
+        payload,
+        encoding: "PAYLOAD_ENCODING_EIP712",
+        hashFunction: "HASH_FUNCTION_NO_OP",
+      },
+    });
+    const signature = activity.result!.signRawPayloadResult as { r: string; s: string; v: string };
+    const recovered = await recoverTypedDataAddress({
+      ...(doc as unknown as Parameters<typeof hashTypedData>[0]),
+      signature: `0x${signature.r}${signature.s}${Number.parseInt(signature.v, 16) === 0 ? "1b" : "1c"}`,
+    } as never);
+    expect(recovered.toLowerCase()).toBe(address.toLowerCase());
   });
 });
