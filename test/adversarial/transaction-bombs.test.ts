@@ -5,11 +5,22 @@
  * `test/crypto/tx/bitcoin-sighash.test.ts`.
  */
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base58 } from "@scure/base";
 import { Address, NETWORK, OutScript, p2pkh, p2wpkh, SigHash, Transaction } from "@scure/btc-signer";
 import { type hashTypedData, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { MAX_EIP712_HASH_BLOCKS, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "../../src/crypto/sign/index.js";
-import { MAX_LEGACY_SIGHASH_BYTES, MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "../../src/crypto/tx/limits.js";
+import {
+  MAX_LEGACY_SIGHASH_BYTES,
+  MAX_PSBT_INPUTS,
+  MAX_PSBT_OUTPUTS,
+  MAX_SOLANA_TRANSACTION_BYTES,
+  MAX_UNSIGNED_TRANSACTION_LENGTH,
+} from "../../src/crypto/tx/limits.js";
+import { parseWithIdl } from "../../src/crypto/tx/solana-idl.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 
@@ -274,5 +285,125 @@ describe("EIP-712 bombs", () => {
       signature: `0x${signature.r}${signature.s}${Number.parseInt(signature.v, 16) === 0 ? "1b" : "1c"}`,
     } as never);
     expect(recovered.toLowerCase()).toBe(address.toLowerCase());
+  });
+});
+
+/** A compact-u16, as Solana messages count their items. */
+function shortVec(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>= 7;
+  }
+  return [...bytes, rest];
+}
+
+/**
+ * A legacy Solana transaction signed by `payer` alone, calling `program` with each of `instructions` (data only):
+ * built byte by byte, since @solana/web3.js refuses anything over the 1,232-byte packet.
+ */
+function solanaTransaction(payer: Uint8Array, program: Uint8Array, instructions: readonly Uint8Array[]): string {
+  const message = [
+    1,
+    0,
+    1,
+    ...shortVec(2),
+    ...payer,
+    ...program,
+    ...new Uint8Array(32),
+    ...shortVec(instructions.length),
+  ];
+  for (const data of instructions) message.push(1, ...shortVec(0), ...shortVec(data.length), ...data);
+  return hex(Uint8Array.from([...shortVec(1), ...new Uint8Array(64), ...message]));
+}
+
+describe("Solana bombs", () => {
+  async function solanaSetup() {
+    const fixture = await organizationWithMembers(["agent"]);
+    const { root, organizationId } = fixture;
+    const { activity } = await root.createWallet({
+      organizationId,
+      parameters: { walletName: "solana bombs", accounts: [SOLANA_ACCOUNT] },
+    });
+    const [signWith] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];
+    return { ...fixture, signWith, payer: base58.decode(signWith) };
+  }
+
+  it("refuses a transaction larger than the bound before decoding it", async () => {
+    const { root, organizationId, signWith, payer } = await solanaSetup();
+    const program = new Uint8Array(32).fill(7);
+    // 43,000 empty instructions in 128 KiB: far past anything the network carries.
+    const instructions = Array.from({ length: 43_000 }, () => new Uint8Array(0));
+    const unsignedTransaction = solanaTransaction(payer, program, instructions);
+    expect(unsignedTransaction.length).toBeLessThanOrEqual(MAX_UNSIGNED_TRANSACTION_LENGTH);
+    const error = await expectCustodyError(
+      root.signTransaction({
+        organizationId,
+        parameters: { signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction },
+      }),
+      "INVALID_ARGUMENT",
+      FIELD,
+    );
+    expect(error.details.limit).toBe(MAX_SOLANA_TRANSACTION_BYTES);
+  });
+
+  it("reads each IDL instruction once however many instructions a transaction has", () => {
+    // Counted, not timed: each IDL instruction's name is read through a getter.
+    let reads = 0;
+    const instructions = Array.from({ length: 4_000 }, (_, index) => ({
+      get name() {
+        reads++;
+        return `call${index}`;
+      },
+      accounts: [],
+      args: [],
+    }));
+    const interfaces = new Map([["program", { instructions }]]);
+    const data = sha256(new TextEncoder().encode("global:call3999")).subarray(0, 8);
+    for (let index = 0; index < 1_000; index++) {
+      const parsed = parseWithIdl({ programKey: "program", accounts: [], data }, interfaces);
+      expect(parsed?.instruction_name).toBe("call3999");
+    }
+    // Once to index, once for its discriminator, once when shown: not once per instruction of the transaction.
+    expect(reads).toBeLessThan(4_000 * 4);
+  });
+
+  it("decodes a thousand instructions against an IDL of thousands, each by its discriminator", async () => {
+    // End to end, what the counting test above shows: each instruction of the transaction once computed the
+    // discriminator of every IDL instruction before its own (this request took about 25 s, 4 million SHA-256).
+    const { root, organizationId, signWith, payer, members } = await solanaSetup();
+    const program = new Uint8Array(32).fill(7);
+    const names = Array.from({ length: 4_000 }, (_, index) => `call${index}`);
+    await root.createSmartContractInterface({
+      organizationId,
+      parameters: {
+        smartContractAddress: base58.encode(program),
+        smartContractInterface: JSON.stringify({
+          instructions: names.map((name) => ({ name, accounts: [], args: [] })),
+        }),
+        type: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+        label: "wide",
+      },
+    });
+    await addPolicy(root, organizationId, {
+      policyName: "the last call only",
+      effect: "EFFECT_ALLOW",
+      condition:
+        "solana.tx.instructions[0].parsed_instruction_data.instruction_name == 'call3999' && " +
+        "solana.tx.instructions[999].parsed_instruction_data.instruction_name == 'call3999'",
+    });
+    // Anchor's discriminator before 0.30: the first 8 bytes of sha256("global:<name>").
+    const last = sha256(new TextEncoder().encode("global:call3999")).subarray(0, 8);
+    const unsignedTransaction = solanaTransaction(
+      payer,
+      program,
+      Array.from({ length: 1_000 }, () => last),
+    );
+    const { activity } = await members.agent.as.signTransaction({
+      organizationId,
+      parameters: { signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
   });
 });

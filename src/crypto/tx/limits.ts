@@ -31,3 +31,11 @@ export const MAX_PSBT_OUTPUTS = 250;
  * whose sighashes are linear, do not count.
  */
 export const MAX_LEGACY_SIGHASH_BYTES = 1024 * 1024;
+
+/**
+ * Largest serialized Solana transaction, in bytes. The network carries at most 1,232 (one packet; SIMD-0296
+ * proposes 4,096), so 32 KiB refuses nothing that can land, and bounds what decoding and the policy view cost:
+ * a transaction of 128 KiB holds 43,000 empty instructions, whose decoding alone held the event loop for about
+ * 200 ms; 32 KiB takes about a quarter of that.
+ */
+export const MAX_SOLANA_TRANSACTION_BYTES = 32 * 1024;
