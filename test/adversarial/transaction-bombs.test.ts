@@ -8,10 +8,12 @@ import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58 } from "@scure/base";
 import { Address, NETWORK, OutScript, p2pkh, p2wpkh, SigHash, Transaction } from "@scure/btc-signer";
+import { Transaction as EthTransaction } from "micro-eth-signer";
 import { type hashTypedData, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { MAX_EIP712_HASH_BLOCKS, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "../../src/crypto/sign/index.js";
 import {
+  MAX_ETHEREUM_LIST_ENTRIES,
   MAX_LEGACY_SIGHASH_BYTES,
   MAX_PSBT_INPUTS,
   MAX_PSBT_OUTPUTS,
@@ -405,5 +407,49 @@ describe("Solana bombs", () => {
       parameters: { signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction },
     });
     expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+});
+
+describe("Ethereum bombs", () => {
+  const accessList = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      address: `0x${(index + 1).toString(16).padStart(40, "0")}`,
+      storageKeys: [],
+    }));
+  const unsigned = (count: number) =>
+    hex(
+      new EthTransaction(
+        "eip1559",
+        {
+          to: `0x${"11".repeat(20)}`,
+          nonce: 0n,
+          value: 0n,
+          gasLimit: 21_000n,
+          maxFeePerGas: 1n,
+          maxPriorityFeePerGas: 1n,
+          chainId: 1n,
+          data: "",
+          accessList: accessList(count),
+        } as never,
+        { strict: false },
+      ).toBytes(false),
+    );
+
+  it("refuses a transaction whose lists hold more entries than the bound, and signs one at the bound", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    const sign = (unsignedTransaction: string) =>
+      root.signTransaction({
+        organizationId,
+        parameters: { signWith: address, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction },
+      });
+    // 5,600 addresses fill the 256 Ki characters; each once cost a checksum when decoded.
+    const error = await expectCustodyError(sign(unsigned(5_600)), "INVALID_ARGUMENT", FIELD);
+    expect(error.details.limit).toBe(MAX_ETHEREUM_LIST_ENTRIES);
+    await expectCustodyError(sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES + 1)), "INVALID_ARGUMENT", FIELD);
+    const { activity } = await sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES));
+    const signed = EthTransaction.fromHex(
+      `0x${(activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction}`,
+    );
+    expect(signed.sender.toLowerCase()).toBe(address.toLowerCase());
   });
 });
