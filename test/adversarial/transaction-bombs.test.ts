@@ -21,6 +21,7 @@ import {
   MAX_UNSIGNED_TRANSACTION_LENGTH,
 } from "../../src/crypto/tx/limits.js";
 import { parseWithIdl } from "../../src/crypto/tx/solana-idl.js";
+import type { CustodyEngineOptions } from "../../src/index.js";
 import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
@@ -29,8 +30,8 @@ import { engineWithOrganization } from "../support/engine.js";
 const FIELD = "parameters.unsignedTransaction";
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
-async function setup() {
-  const fixture = await engineWithOrganization();
+async function setup(options: CustodyEngineOptions = {}) {
+  const fixture = await engineWithOrganization(options);
   const { root, organizationId } = fixture;
   const { activity } = await root.createWallet({
     organizationId,
@@ -451,5 +452,42 @@ describe("Ethereum bombs", () => {
       `0x${(activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction}`,
     );
     expect(signed.sender.toLowerCase()).toBe(address.toLowerCase());
+  });
+});
+
+describe("a PSBT signed outside the store transaction", () => {
+  it("lets other activities write while its inputs are signed", async () => {
+    // With signer threads the pipeline ends the activity's transaction before the handler's signing: an
+    // activity submitted right after the PSBT is recorded while the PSBT is still being signed (signing gives
+    // the event loop back every 25 signatures), where it once queued behind the whole signing.
+    const { engine, root, organizationId, taproot } = await setup({
+      signerThreads: 1,
+      deliverWebhooks: false,
+    });
+    try {
+      const script = OutScript.encode(Address(NETWORK).decode(taproot));
+      const parameters = {
+        signWith: taproot,
+        type: "TRANSACTION_TYPE_BITCOIN" as const,
+        unsignedTransaction: psbt(script, MAX_PSBT_INPUTS, 1),
+      };
+      const finished: string[] = [];
+      const signing = root.signTransaction({ organizationId, parameters }).then((answer) => {
+        finished.push("psbt");
+        return answer;
+      });
+      const tagging = root
+        .createPrivateKeyTag({ organizationId, parameters: { privateKeyTagName: "meanwhile", privateKeyIds: [] } })
+        .then(() => finished.push("tag"));
+      const [{ activity }] = await Promise.all([signing, tagging]);
+      expect(finished).toEqual(["tag", "psbt"]);
+      expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      const signed = Transaction.fromPSBT(
+        Buffer.from((activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction, "hex"),
+      );
+      expect(signed.getInput(MAX_PSBT_INPUTS - 1).tapKeySig).toBeDefined();
+    } finally {
+      await engine.close();
+    }
   });
 });
