@@ -209,7 +209,9 @@ function accessListTransaction(addresses: number): string {
     data: "",
     accessList,
   };
-  return Buffer.from(new EthTransaction("eip1559", fields as never, { strict: false }).toBytes(false)).toString("hex");
+  return Buffer.from(
+    new EthTransaction("eip1559", fields as never, { strict: false }).toBytes({ includeSignature: false }),
+  ).toString("hex");
 }
 
 async function ethereumBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {

@@ -433,7 +433,7 @@ describe("Ethereum bombs", () => {
           accessList: accessList(count),
         } as never,
         { strict: false },
-      ).toBytes(false),
+      ).toBytes({ includeSignature: false }),
     );
 
   it("refuses a transaction whose lists hold more entries than the bound, and signs one at the bound", async () => {
