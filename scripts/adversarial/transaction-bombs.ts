@@ -1,14 +1,19 @@
 /**
- * Transaction bombs (issue #31): `sign_transaction` requests under the body limit that once held the event loop
- * for seconds (a PSBT of 1,500 inputs of the signer's key; one paying 200 bare multisig outputs of 16 keys each),
- * and the dearest PSBT the bounds still allow (250 taproot inputs of the key, 250 taproot outputs). While each is
- * in flight a cheap request (`get_whoami`) is sent again and again; its slowest answer is the figure of how long
- * the bomb held the server's event loop.
+ * Transaction bombs (issue #31): signing requests under the body limit that once held the event loop for
+ * seconds (a PSBT of 1,500 inputs of the signer's key; one paying 200 bare multisig outputs of 16 keys each; an
+ * EIP-712 list of values `{}` whose absent struct members hash zero words; a thousand such documents in one
+ * `sign_raw_payloads`; a thousand Solana instructions against an IDL of 4,000), the ones a bound now refuses
+ * (an Ethereum access list of 5,600 addresses, a Solana transaction of 43,000 instructions), and the dearest
+ * requests the bounds still allow. While each is in flight a cheap request (`get_whoami`) is sent again and
+ * again; its slowest answer is the figure of how long the request held the server's event loop.
  *
  * @module
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base58 } from "@scure/base";
 import { Address, NETWORK, OutScript, p2wpkh, Script, Transaction } from "@scure/btc-signer";
+import { Transaction as EthTransaction } from "micro-eth-signer";
 import { check, clientFor, figure, type Target } from "./harness.js";
 
 /** The slowest answer to `probe`, sent back to back while `work` runs, and what `work` gave. */
@@ -61,12 +66,26 @@ export async function transactionBombs(target: Target): Promise<void> {
         path: "m/86'/0'/0'/0/0",
         addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
       },
+      {
+        curve: "CURVE_SECP256K1",
+        pathFormat: "PATH_FORMAT_BIP32",
+        path: "m/44'/60'/0'/0/0",
+        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+      },
+      {
+        curve: "CURVE_ED25519",
+        pathFormat: "PATH_FORMAT_BIP32",
+        path: "m/44'/501'/0'/0'",
+        addressFormat: "ADDRESS_FORMAT_SOLANA",
+      },
     ],
   });
   const { accounts } = await client.getWalletAccounts({ walletId });
   const segwit = accounts.find((account) => account.addressFormat.endsWith("_P2WPKH"));
   const taproot = accounts.find((account) => account.addressFormat.endsWith("_P2TR"));
-  if (!segwit?.publicKey || !taproot) throw new Error("the wallet has no P2WPKH and P2TR accounts");
+  const ethereum = accounts.find((account) => account.addressFormat === "ADDRESS_FORMAT_ETHEREUM");
+  const solana = accounts.find((account) => account.addressFormat === "ADDRESS_FORMAT_SOLANA");
+  if (!segwit?.publicKey || !taproot || !ethereum || !solana) throw new Error("the wallet lacks an account");
   const probe = () => client.getWhoami({ organizationId: target.organizationId });
   const sign = (signWith: string, unsignedTransaction: string) => () =>
     client.signTransaction({ signWith, type: "TRANSACTION_TYPE_BITCOIN", unsignedTransaction });
@@ -110,4 +129,151 @@ export async function transactionBombs(target: Target): Promise<void> {
   );
   figure("PSBT of 200 multisig outputs: signed in", keys.took, "ms");
   figure("PSBT of 200 multisig outputs: slowest concurrent whoami", keys.slowest, "ms");
+
+  await typedDataBombs(client, ethereum.address, probe);
+  await ethereumBombs(client, ethereum.address, probe);
+  await solanaBombs(client, solana.address, probe);
+}
+
+type Probe = () => Promise<unknown>;
+
+/** Records whether `outcome` was refused as INVALID_ARGUMENT, and its figures. */
+function refusedCase(name: string, run: Awaited<ReturnType<typeof slowestProbeDuring>>): void {
+  const refused = !run.outcome.ok && /INVALID_ARGUMENT|at most|more than/.test(String(run.outcome.error));
+  check(`${name} is refused (INVALID_ARGUMENT)`, refused, String(run.outcome.ok || run.outcome.error));
+  figure(`${name}: answered in`, run.took, "ms");
+  figure(`${name}: slowest concurrent whoami`, run.slowest, "ms");
+}
+
+function signedCase(name: string, run: Awaited<ReturnType<typeof slowestProbeDuring>>): void {
+  check(`${name} is signed`, run.outcome.ok, String(!run.outcome.ok && run.outcome.error));
+  figure(`${name}: signed in`, run.took, "ms");
+  figure(`${name}: slowest concurrent whoami`, run.slowest, "ms");
+}
+
+/** A document whose message lists `count` values `{}` of a type with `members` struct members, all absent. */
+function absentMembers(members: number, count: number): string {
+  const wide = Array.from({ length: members }, (_, index) => ({ name: `m${index}`, type: "Empty" }));
+  return JSON.stringify({
+    types: { Empty: [], Wide: wide, Bomb: [{ name: "items", type: "Wide[]" }] },
+    primaryType: "Bomb",
+    domain: { name: "bombs", chainId: 1 },
+    message: { items: Array(count).fill({}) },
+  });
+}
+
+async function typedDataBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {
+  const typed = { encoding: "PAYLOAD_ENCODING_EIP712", hashFunction: "HASH_FUNCTION_NO_OP" } as const;
+  // 62 KiB: 16,000 values `{}` of a type of 500 struct members, 501 words each: 256 MB to hash, once tens of seconds.
+  const wide = absentMembers(500, 16_000);
+  refusedCase(
+    "EIP-712 of 16,000 values with 500 absent members each",
+    await slowestProbeDuring(probe, () => client.signRawPayload({ signWith, payload: wide, ...typed })),
+  );
+  // A thousand documents of 150 values of 10 absent members each, just under the 1 MiB body: each alone is small,
+  // together they hash 53 MB, once seconds.
+  const batch = Array(1_000).fill(absentMembers(10, 150));
+  refusedCase(
+    "sign_raw_payloads of 1,000 EIP-712 documents (1 MiB)",
+    await slowestProbeDuring(probe, () => client.signRawPayloads({ signWith, payloads: batch, ...typed })),
+  );
+  // The dearest document that passes: a uint256[] of one-digit values filling the 64 KiB payload.
+  const numbers = (values: number[]) =>
+    JSON.stringify({
+      types: { Numbers: [{ name: "values", type: "uint256[]" }] },
+      primaryType: "Numbers",
+      domain: { name: "bombs", chainId: 1 },
+      message: { values },
+    });
+  const count = Math.floor((64 * 1024 - numbers([]).length + 1) / 2);
+  const largest = numbers(Array.from({ length: count }, (_, index) => index % 10));
+  signedCase(
+    `EIP-712 uint256[] of ${count} values (64 KiB)`,
+    await slowestProbeDuring(probe, () => client.signRawPayload({ signWith, payload: largest, ...typed })),
+  );
+}
+
+function accessListTransaction(addresses: number): string {
+  const accessList = Array.from({ length: addresses }, (_, index) => ({
+    address: `0x${(index + 1).toString(16).padStart(40, "0")}`,
+    storageKeys: [],
+  }));
+  const fields = {
+    to: `0x${"11".repeat(20)}`,
+    nonce: 0n,
+    value: 0n,
+    gasLimit: 21_000n,
+    maxFeePerGas: 1n,
+    maxPriorityFeePerGas: 1n,
+    chainId: 1n,
+    data: "",
+    accessList,
+  };
+  return Buffer.from(
+    new EthTransaction("eip1559", fields as never, { strict: false }).toBytes({ includeSignature: false }),
+  ).toString("hex");
+}
+
+async function ethereumBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {
+  const sign = (unsignedTransaction: string) => () =>
+    client.signTransaction({ signWith, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction });
+  refusedCase(
+    "Ethereum access list of 5,600 addresses",
+    await slowestProbeDuring(probe, sign(accessListTransaction(5_600))),
+  );
+  signedCase(
+    "Ethereum access list of 1,024 addresses",
+    await slowestProbeDuring(probe, sign(accessListTransaction(1_024))),
+  );
+}
+
+function shortVec(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>= 7;
+  }
+  return [...bytes, rest];
+}
+
+/** A legacy Solana transaction of `payer` calling `program` once per data in `instructions`, built by hand. */
+function solanaTransaction(payer: Uint8Array, program: Uint8Array, instructions: readonly Uint8Array[]): string {
+  const message = [
+    1,
+    0,
+    1,
+    ...shortVec(2),
+    ...payer,
+    ...program,
+    ...new Uint8Array(32),
+    ...shortVec(instructions.length),
+  ];
+  for (const data of instructions) message.push(1, ...shortVec(0), ...shortVec(data.length), ...data);
+  return Buffer.from(Uint8Array.from([...shortVec(1), ...new Uint8Array(64), ...message])).toString("hex");
+}
+
+async function solanaBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {
+  const payer = base58.decode(signWith);
+  const program = new Uint8Array(32).fill(7);
+  const sign = (unsignedTransaction: string) => () =>
+    client.signTransaction({ signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction });
+  const empty = Array.from({ length: 43_000 }, () => new Uint8Array(0));
+  refusedCase(
+    "Solana transaction of 43,000 instructions (128 KiB)",
+    await slowestProbeDuring(probe, sign(solanaTransaction(payer, program, empty))),
+  );
+  const names = Array.from({ length: 4_000 }, (_, index) => `call${index}`);
+  await client.createSmartContractInterface({
+    smartContractAddress: base58.encode(program),
+    smartContractInterface: JSON.stringify({ instructions: names.map((name) => ({ name, accounts: [], args: [] })) }),
+    type: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+    label: "transaction bombs",
+  });
+  const last = sha256(new TextEncoder().encode("global:call3999")).subarray(0, 8);
+  const calls = Array.from({ length: 1_000 }, () => last);
+  signedCase(
+    "Solana: 1,000 instructions against an IDL of 4,000",
+    await slowestProbeDuring(probe, sign(solanaTransaction(payer, program, calls))),
+  );
 }

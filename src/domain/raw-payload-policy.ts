@@ -59,7 +59,10 @@ function typedDataPolicyData(doc: TypedDataDocument): PolicyData {
       chain_id: unsignedOrZero(domain.chainId),
       verifying_contract: typeof domain.verifyingContract === "string" ? domain.verifyingContract.toLowerCase() : "",
     },
-    message: doc.primaryType === "EIP712Domain" ? {} : structValue(doc.types, doc.primaryType, doc.message),
+    message:
+      doc.primaryType === "EIP712Domain"
+        ? {}
+        : structValue(doc.types, doc.primaryType, doc.message, new Declared(doc.types)),
   };
 }
 
@@ -70,26 +73,51 @@ function unsignedOrZero(value: unknown): bigint {
   return 0n;
 }
 
-/** The declared members of a struct value, each read by its type. */
-function structValue(types: Record<string, unknown>, type: string, value: unknown): PolicyData {
-  const members = types[type];
-  if (!Array.isArray(members) || typeof value !== "object" || value === null || Array.isArray(value)) return {};
-  const given = value as Record<string, unknown>;
+/**
+ * The declared members of a struct value, each read by its type. The walk goes over the members the value
+ * carries, not the ones its type declares: `{}` of a type declaring a thousand members costs one step, so the
+ * work stays proportional to the payload.
+ */
+function structValue(types: Record<string, unknown>, type: string, value: unknown, declared: Declared): PolicyData {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  const members = declared.of(type);
   const out: Record<string, PolicyData> = {};
-  for (const member of members as { name?: unknown; type?: unknown }[]) {
-    if (typeof member.name !== "string" || typeof member.type !== "string") continue;
-    if (!Object.hasOwn(given, member.name)) continue;
-    out[member.name] = fieldValue(types, member.type, given[member.name]);
+  for (const [name, given] of Object.entries(value)) {
+    const memberType = members.get(name);
+    if (memberType !== undefined) out[name] = fieldValue(types, memberType, given, declared);
   }
   return out;
 }
 
-function fieldValue(types: Record<string, unknown>, type: string, value: unknown): PolicyData {
+/** Each struct type's declared members, name to type, read from `types` once per document. */
+class Declared {
+  private readonly known = new Map<string, ReadonlyMap<string, string>>();
+
+  constructor(private readonly types: Record<string, unknown>) {}
+
+  of(type: string): ReadonlyMap<string, string> {
+    let members = this.known.get(type);
+    if (members === undefined) {
+      const list = Object.hasOwn(this.types, type) ? this.types[type] : undefined;
+      const named = new Map<string, string>();
+      for (const member of Array.isArray(list) ? (list as { name?: unknown; type?: unknown }[]) : []) {
+        if (typeof member?.name === "string" && typeof member.type === "string" && !named.has(member.name)) {
+          named.set(member.name, member.type);
+        }
+      }
+      members = named;
+      this.known.set(type, members);
+    }
+    return members;
+  }
+}
+
+function fieldValue(types: Record<string, unknown>, type: string, value: unknown, declared: Declared): PolicyData {
   if (ARRAY_SUFFIX.test(type)) {
     const item = type.replace(ARRAY_SUFFIX, "");
-    return Array.isArray(value) ? value.map((element) => fieldValue(types, item, element)) : [];
+    return Array.isArray(value) ? value.map((element) => fieldValue(types, item, element, declared)) : [];
   }
-  if (Object.hasOwn(types, type)) return structValue(types, type, value);
+  if (Object.hasOwn(types, type)) return structValue(types, type, value, declared);
   if (HEX_TYPE.test(type) && typeof value === "string") return value.toLowerCase();
   // JSON scalars as given: the signer refuses any that do not fit their type.
   return typeof value === "object" ? null : (value as PolicyData);

@@ -179,14 +179,24 @@ async function signOnThread(
   const key = await sealedKeyOf(context.data, target);
   return context.outsideTransaction(
     () => signers.sign(key, plan),
-    async (data) => {
-      const still =
-        target.kind === "privateKey"
-          ? await data.get("privateKeys", target.privateKey.id)
-          : await data.get("walletAccounts", target.account.id);
-      if (!still) throw notFound("signing key", signWith, "parameters.signWith");
-    },
+    (data) => assertSigningTargetExists(data, target, signWith),
   );
+}
+
+/**
+ * The `confirm` of a signature made outside the activity's transaction: the key must still exist (deleted
+ * meanwhile, the activity fails as NOT_FOUND, as it would have a moment later).
+ */
+export async function assertSigningTargetExists(
+  data: DataReader,
+  target: SigningTarget,
+  signWith: string,
+): Promise<void> {
+  const still =
+    target.kind === "privateKey"
+      ? await data.get("privateKeys", target.privateKey.id)
+      : await data.get("walletAccounts", target.account.id);
+  if (!still) throw notFound("signing key", signWith, "parameters.signWith");
 }
 
 const curveOf = (target: SigningTarget): SigningCurve =>

@@ -25,6 +25,7 @@ import {
 } from "../crypto/tx/index.js";
 import { type DataReader, INDEX } from "../model/data.js";
 import {
+  assertSigningTargetExists,
   resolveSigningTarget,
   type SigningTarget,
   signerOf,
@@ -137,6 +138,13 @@ export const signTransaction = defineActivity({
       ...parsed.policyData({ interfaces, signer: signingIdentity(target, params.signWith) }),
     };
   },
+  /**
+   * Signing runs through `outsideTransaction`: a PSBT of hundreds of inputs signs for a few hundred
+   * milliseconds (giving the event loop back every 25 signatures), and where the pipeline allows it (with
+   * signer threads) the store transaction has ended by then, so other activities write meanwhile instead of
+   * queueing behind it. The activity is then recorded only if the key still exists. Without signer threads the
+   * pipeline keeps one transaction per activity and the signing runs inside it.
+   */
   async handler(context, params) {
     const parsed = parseTransaction(context.data, params);
     const target = await resolveSigningTarget(context.data, context.organization.id, params.signWith, FIELDS.signWith);
@@ -144,6 +152,10 @@ export const signTransaction = defineActivity({
       ...signingIdentity(target, params.signWith),
       signer: await signerOf(context.data, context.services, target),
     };
-    return { signedTransaction: await parsed.sign(key, FIELDS.signWith) };
+    const signedTransaction = await context.outsideTransaction(
+      async () => parsed.sign(key, FIELDS.signWith),
+      (data) => assertSigningTargetExists(data, target, params.signWith),
+    );
+    return { signedTransaction };
   },
 });

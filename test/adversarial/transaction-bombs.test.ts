@@ -5,17 +5,33 @@
  * `test/crypto/tx/bitcoin-sighash.test.ts`.
  */
 import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base58 } from "@scure/base";
 import { Address, NETWORK, OutScript, p2pkh, p2wpkh, SigHash, Transaction } from "@scure/btc-signer";
+import { Transaction as EthTransaction } from "micro-eth-signer";
+import { type hashTypedData, recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { MAX_LEGACY_SIGHASH_BYTES, MAX_PSBT_INPUTS, MAX_PSBT_OUTPUTS } from "../../src/crypto/tx/limits.js";
+import { MAX_EIP712_HASH_BLOCKS, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "../../src/crypto/sign/index.js";
+import {
+  MAX_ETHEREUM_LIST_ENTRIES,
+  MAX_LEGACY_SIGHASH_BYTES,
+  MAX_PSBT_INPUTS,
+  MAX_PSBT_OUTPUTS,
+  MAX_SOLANA_TRANSACTION_BYTES,
+  MAX_UNSIGNED_TRANSACTION_LENGTH,
+} from "../../src/crypto/tx/limits.js";
+import { parseWithIdl } from "../../src/crypto/tx/solana-idl.js";
+import type { CustodyEngineOptions } from "../../src/index.js";
+import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 
 const FIELD = "parameters.unsignedTransaction";
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
-async function setup() {
-  const fixture = await engineWithOrganization();
+async function setup(options: CustodyEngineOptions = {}) {
+  const fixture = await engineWithOrganization(options);
   const { root, organizationId } = fixture;
   const { activity } = await root.createWallet({
     organizationId,
@@ -147,6 +163,331 @@ describe("transaction bombs", () => {
       signed.finalize();
       expect(signed.isFinal).toBe(true);
       expect(signed.extract().length).toBeGreaterThan(0);
+    }
+  });
+});
+
+async function ethereumSetup() {
+  const fixture = await engineWithOrganization();
+  const { root, organizationId } = fixture;
+  const { activity } = await root.createWallet({
+    organizationId,
+    parameters: {
+      walletName: "typed data bombs",
+      accounts: [
+        {
+          curve: "CURVE_SECP256K1",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/60'/0'/0/0",
+          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+        },
+      ],
+    },
+  });
+  const [address] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];
+  return { ...fixture, address };
+}
+
+const DOMAIN = { name: "bombs", chainId: 1 };
+
+/** A document whose message is a list of `count` values `{}` of a type with `members` struct members, all absent. */
+function absentMembers(members: number, count: number): string {
+  const wide = Array.from({ length: members }, (_, index) => ({ name: `m${index}`, type: "Empty" }));
+  return JSON.stringify({
+    types: { Empty: [], Wide: wide, Bomb: [{ name: "items", type: "Wide[]" }] },
+    primaryType: "Bomb",
+    domain: DOMAIN,
+    message: { items: Array(count).fill({}) },
+  });
+}
+
+describe("EIP-712 bombs", () => {
+  it("refuses a document whose absent struct members would hash far more than its size", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    // 2,000 values `{}`, 12 KB of JSON: each hashes 101 words (its type hash and 100 zero words), 47,000 blocks.
+    const payload = absentMembers(100, 2_000);
+    expect(payload.length).toBeLessThan(MAX_PAYLOAD_BYTES);
+    const error = await expectCustodyError(
+      root.signRawPayload({
+        organizationId,
+        parameters: {
+          signWith: address,
+          payload,
+          encoding: "PAYLOAD_ENCODING_EIP712",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      }),
+      "INVALID_ARGUMENT",
+      "parameters.payload",
+    );
+    expect(error.details.limit).toBe(MAX_EIP712_HASH_BLOCKS);
+  });
+
+  it("charges the documents of one sign_raw_payloads to one budget", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    // Each document alone hashes about 40 × 11 words (about 100 blocks): well within the bound, but not 1,000 of them.
+    const payload = absentMembers(10, 40);
+    const error = await expectCustodyError(
+      root.signRawPayloads({
+        organizationId,
+        parameters: {
+          signWith: address,
+          payloads: Array(MAX_PAYLOADS_PER_REQUEST).fill(payload),
+          encoding: "PAYLOAD_ENCODING_EIP712",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      }),
+      "INVALID_ARGUMENT",
+    );
+    expect(error.details.field).toMatch(/^parameters\.payloads\[[0-9]+\]$/);
+    expect(error.details.limit).toBe(MAX_EIP712_HASH_BLOCKS);
+    // The same document alone is signed.
+    const { activity } = await root.signRawPayloads({
+      organizationId,
+      parameters: {
+        signWith: address,
+        payloads: Array(10).fill(payload),
+        encoding: "PAYLOAD_ENCODING_EIP712",
+        hashFunction: "HASH_FUNCTION_NO_OP",
+      },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+
+  it("signs the largest list of integers a payload holds, over viem's digest", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    const numbers = (values: number[]) => ({
+      types: {
+        EIP712Domain: [
+          { name: "name", type: "string" },
+          { name: "chainId", type: "uint256" },
+        ],
+        Numbers: [{ name: "values", type: "uint256[]" }],
+      },
+      primaryType: "Numbers",
+      domain: DOMAIN,
+      message: { values },
+    });
+    // One-digit values: each adds two characters ("7,") to the document, which is filled to the byte.
+    const count = Math.floor((MAX_PAYLOAD_BYTES - JSON.stringify(numbers([])).length + 1) / 2);
+    const doc = numbers(Array.from({ length: count }, (_, index) => index % 10));
+    const payload = JSON.stringify(doc);
+    expect(payload.length).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    const { activity } = await root.signRawPayload({
+      organizationId,
+      parameters: {
+        signWith: address,
+        payload,
+        encoding: "PAYLOAD_ENCODING_EIP712",
+        hashFunction: "HASH_FUNCTION_NO_OP",
+      },
+    });
+    const signature = activity.result!.signRawPayloadResult as { r: string; s: string; v: string };
+    const recovered = await recoverTypedDataAddress({
+      ...(doc as unknown as Parameters<typeof hashTypedData>[0]),
+      signature: `0x${signature.r}${signature.s}${Number.parseInt(signature.v, 16) === 0 ? "1b" : "1c"}`,
+    } as never);
+    expect(recovered.toLowerCase()).toBe(address.toLowerCase());
+  });
+});
+
+/** A compact-u16, as Solana messages count their items. */
+function shortVec(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>= 7;
+  }
+  return [...bytes, rest];
+}
+
+/**
+ * A legacy Solana transaction signed by `payer` alone, calling `program` with each of `instructions` (data only):
+ * built byte by byte, since @solana/web3.js refuses anything over the 1,232-byte packet.
+ */
+function solanaTransaction(payer: Uint8Array, program: Uint8Array, instructions: readonly Uint8Array[]): string {
+  const message = [
+    1,
+    0,
+    1,
+    ...shortVec(2),
+    ...payer,
+    ...program,
+    ...new Uint8Array(32),
+    ...shortVec(instructions.length),
+  ];
+  for (const data of instructions) message.push(1, ...shortVec(0), ...shortVec(data.length), ...data);
+  return hex(Uint8Array.from([...shortVec(1), ...new Uint8Array(64), ...message]));
+}
+
+describe("Solana bombs", () => {
+  async function solanaSetup() {
+    const fixture = await organizationWithMembers(["agent"]);
+    const { root, organizationId } = fixture;
+    const { activity } = await root.createWallet({
+      organizationId,
+      parameters: { walletName: "solana bombs", accounts: [SOLANA_ACCOUNT] },
+    });
+    const [signWith] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];
+    return { ...fixture, signWith, payer: base58.decode(signWith) };
+  }
+
+  it("refuses a transaction larger than the bound before decoding it", async () => {
+    const { root, organizationId, signWith, payer } = await solanaSetup();
+    const program = new Uint8Array(32).fill(7);
+    // 43,000 empty instructions in 128 KiB: far past anything the network carries.
+    const instructions = Array.from({ length: 43_000 }, () => new Uint8Array(0));
+    const unsignedTransaction = solanaTransaction(payer, program, instructions);
+    expect(unsignedTransaction.length).toBeLessThanOrEqual(MAX_UNSIGNED_TRANSACTION_LENGTH);
+    const error = await expectCustodyError(
+      root.signTransaction({
+        organizationId,
+        parameters: { signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction },
+      }),
+      "INVALID_ARGUMENT",
+      FIELD,
+    );
+    expect(error.details.limit).toBe(MAX_SOLANA_TRANSACTION_BYTES);
+  });
+
+  it("reads each IDL instruction once however many instructions a transaction has", () => {
+    // Counted, not timed: each IDL instruction's name is read through a getter.
+    let reads = 0;
+    const instructions = Array.from({ length: 4_000 }, (_, index) => ({
+      get name() {
+        reads++;
+        return `call${index}`;
+      },
+      accounts: [],
+      args: [],
+    }));
+    const interfaces = new Map([["program", { instructions }]]);
+    const data = sha256(new TextEncoder().encode("global:call3999")).subarray(0, 8);
+    for (let index = 0; index < 1_000; index++) {
+      const parsed = parseWithIdl({ programKey: "program", accounts: [], data }, interfaces);
+      expect(parsed?.instruction_name).toBe("call3999");
+    }
+    // Once to index, once for its discriminator, once when shown: not once per instruction of the transaction.
+    expect(reads).toBeLessThan(4_000 * 4);
+  });
+
+  it("decodes a thousand instructions against an IDL of thousands, each by its discriminator", async () => {
+    // End to end, what the counting test above shows: each instruction of the transaction once computed the
+    // discriminator of every IDL instruction before its own (this request took about 25 s, 4 million SHA-256).
+    const { root, organizationId, signWith, payer, members } = await solanaSetup();
+    const program = new Uint8Array(32).fill(7);
+    const names = Array.from({ length: 4_000 }, (_, index) => `call${index}`);
+    await root.createSmartContractInterface({
+      organizationId,
+      parameters: {
+        smartContractAddress: base58.encode(program),
+        smartContractInterface: JSON.stringify({
+          instructions: names.map((name) => ({ name, accounts: [], args: [] })),
+        }),
+        type: "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+        label: "wide",
+      },
+    });
+    await addPolicy(root, organizationId, {
+      policyName: "the last call only",
+      effect: "EFFECT_ALLOW",
+      condition:
+        "solana.tx.instructions[0].parsed_instruction_data.instruction_name == 'call3999' && " +
+        "solana.tx.instructions[999].parsed_instruction_data.instruction_name == 'call3999'",
+    });
+    // Anchor's discriminator before 0.30: the first 8 bytes of sha256("global:<name>").
+    const last = sha256(new TextEncoder().encode("global:call3999")).subarray(0, 8);
+    const unsignedTransaction = solanaTransaction(
+      payer,
+      program,
+      Array.from({ length: 1_000 }, () => last),
+    );
+    const { activity } = await members.agent.as.signTransaction({
+      organizationId,
+      parameters: { signWith, type: "TRANSACTION_TYPE_SOLANA", unsignedTransaction },
+    });
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+});
+
+describe("Ethereum bombs", () => {
+  const accessList = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      address: `0x${(index + 1).toString(16).padStart(40, "0")}`,
+      storageKeys: [],
+    }));
+  const unsigned = (count: number) =>
+    hex(
+      new EthTransaction(
+        "eip1559",
+        {
+          to: `0x${"11".repeat(20)}`,
+          nonce: 0n,
+          value: 0n,
+          gasLimit: 21_000n,
+          maxFeePerGas: 1n,
+          maxPriorityFeePerGas: 1n,
+          chainId: 1n,
+          data: "",
+          accessList: accessList(count),
+        } as never,
+        { strict: false },
+      ).toBytes({ includeSignature: false }),
+    );
+
+  it("refuses a transaction whose lists hold more entries than the bound, and signs one at the bound", async () => {
+    const { root, organizationId, address } = await ethereumSetup();
+    const sign = (unsignedTransaction: string) =>
+      root.signTransaction({
+        organizationId,
+        parameters: { signWith: address, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction },
+      });
+    // 5,600 addresses fill the 256 Ki characters; each once cost a checksum when decoded.
+    const error = await expectCustodyError(sign(unsigned(5_600)), "INVALID_ARGUMENT", FIELD);
+    expect(error.details.limit).toBe(MAX_ETHEREUM_LIST_ENTRIES);
+    await expectCustodyError(sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES + 1)), "INVALID_ARGUMENT", FIELD);
+    const { activity } = await sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES));
+    const signed = EthTransaction.fromHex(
+      `0x${(activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction}`,
+    );
+    expect(signed.sender.toLowerCase()).toBe(address.toLowerCase());
+  });
+});
+
+describe("a PSBT signed outside the store transaction", () => {
+  it("lets other activities write while its inputs are signed", async () => {
+    // With signer threads the pipeline ends the activity's transaction before the handler's signing: an
+    // activity submitted right after the PSBT is recorded while the PSBT is still being signed (signing gives
+    // the event loop back every 25 signatures), where it once queued behind the whole signing.
+    const { engine, root, organizationId, taproot } = await setup({
+      signerThreads: 1,
+      deliverWebhooks: false,
+    });
+    try {
+      const script = OutScript.encode(Address(NETWORK).decode(taproot));
+      const parameters = {
+        signWith: taproot,
+        type: "TRANSACTION_TYPE_BITCOIN" as const,
+        unsignedTransaction: psbt(script, MAX_PSBT_INPUTS, 1),
+      };
+      const finished: string[] = [];
+      const signing = root.signTransaction({ organizationId, parameters }).then((answer) => {
+        finished.push("psbt");
+        return answer;
+      });
+      const tagging = root
+        .createPrivateKeyTag({ organizationId, parameters: { privateKeyTagName: "meanwhile", privateKeyIds: [] } })
+        .then(() => finished.push("tag"));
+      const [{ activity }] = await Promise.all([signing, tagging]);
+      expect(finished).toEqual(["tag", "psbt"]);
+      expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      const signed = Transaction.fromPSBT(
+        Buffer.from((activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction, "hex"),
+      );
+      expect(signed.getInput(MAX_PSBT_INPUTS - 1).tapKeySig).toBeDefined();
+    } finally {
+      await engine.close();
     }
   });
 });

@@ -23,6 +23,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { invalidArgument } from "../../common/errors.js";
 import { concatBytes, hexToBytes, utf8ToBytes } from "../bytes.js";
 import { isJsonObject } from "./json.js";
+import { MAX_EIP712_HASH_BLOCKS } from "./limits.js";
 
 /** An EIP-712 typed-data document whose outer shape has been checked; its types and values are checked when signed. */
 export interface TypedDataDocument {
@@ -66,24 +67,59 @@ const STANDARD_DOMAIN: readonly Member[] = [
 ];
 
 /** A document that EIP-712 cannot hash; turned into `INVALID_ARGUMENT` naming the payload field. */
-class TypedDataError extends Error {}
+class TypedDataError extends Error {
+  /** The bound the document went past, when it went past one (the error's `details.limit`). */
+  constructor(
+    message: string,
+    readonly limit?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The hashing work the EIP-712 documents of one request have done so far, in keccak-256 blocks: one budget is
+ * shared by every payload of a `sign_raw_payloads` call, so a thousand documents cost what one may.
+ */
+export interface TypedDataBudget {
+  blocks: number;
+}
+
+/** A fresh {@link TypedDataBudget}, for one request. */
+export function typedDataBudget(): TypedDataBudget {
+  return { blocks: 0 };
+}
+
+const KECCAK_RATE_BYTES = 136;
 
 const MAX_REASON_CHARS = 200;
 
-/** The 32-byte EIP-712 digest of `doc`, or `INVALID_ARGUMENT` naming `field` with the reason. */
-export function typedDataDigest(doc: TypedDataDocument, field: string): Uint8Array {
+/**
+ * The 32-byte EIP-712 digest of `doc`, or `INVALID_ARGUMENT` naming `field` with the reason. The hashing is
+ * charged to `budget` (the request's, when it has several documents); past {@link MAX_EIP712_HASH_BLOCKS} the
+ * document is refused, with `details.limit`, before it hashes more.
+ */
+export function typedDataDigest(
+  doc: TypedDataDocument,
+  field: string,
+  budget: TypedDataBudget = typedDataBudget(),
+): Uint8Array {
   try {
     const schema = schemaOf(doc);
-    const hasher = new StructHasher(schema);
+    const hasher = new StructHasher(schema, budget);
     const parts = [Uint8Array.of(0x19, 0x01), hasher.hashStruct(DOMAIN, doc.domain, "domain")];
     if (doc.primaryType !== DOMAIN) parts.push(hasher.hashStruct(doc.primaryType, doc.message, "message"));
-    return keccak_256(concatBytes(...parts));
+    return hasher.hash(concatBytes(...parts));
   } catch (cause) {
     if (!(cause instanceof TypedDataError)) throw cause;
     // Member paths come from the requester: the reason is cut short so no message grows with the payload.
     const reason =
       cause.message.length > MAX_REASON_CHARS ? `${cause.message.slice(0, MAX_REASON_CHARS)}…` : cause.message;
-    throw invalidArgument(`${field} is not a valid EIP-712 document: ${reason}`, field);
+    throw invalidArgument(
+      `${field} is not a valid EIP-712 document: ${reason}`,
+      field,
+      cause.limit === undefined ? {} : { limit: cause.limit },
+    );
   }
 }
 
@@ -181,7 +217,22 @@ class StructHasher {
   private readonly typeHashes = new Map<string, Uint8Array>();
   private encodedTypeChars = 0;
 
-  constructor(private readonly schema: Schema) {}
+  constructor(
+    private readonly schema: Schema,
+    private readonly budget: TypedDataBudget,
+  ) {}
+
+  /** keccak-256 of `bytes`, charged to the budget first. */
+  hash(bytes: Uint8Array): Uint8Array {
+    this.budget.blocks += Math.floor(bytes.length / KECCAK_RATE_BYTES) + 1;
+    if (this.budget.blocks > MAX_EIP712_HASH_BLOCKS) {
+      throw new TypedDataError(
+        `hashing it (with the request's other documents) takes more than ${MAX_EIP712_HASH_BLOCKS} blocks of keccak-256`,
+        MAX_EIP712_HASH_BLOCKS,
+      );
+    }
+    return keccak_256(bytes);
+  }
 
   hashStruct(type: string, value: unknown, at: string): Uint8Array {
     const members = this.schema.get(type) as readonly Member[];
@@ -195,7 +246,7 @@ class StructHasher {
       if (memberValue === undefined && this.schema.has(member.type)) words.push(new Uint8Array(WORD));
       else words.push(this.encodeValue(member.type, memberValue, path));
     }
-    return keccak_256(concatBytes(...words));
+    return this.hash(concatBytes(...words));
   }
 
   private encodeValue(type: string, value: unknown, at: string): Uint8Array {
@@ -207,15 +258,15 @@ class StructHasher {
       if (length !== "" && value.length !== Number(length)) {
         throw new TypedDataError(`${at} must have ${length} items, not ${value.length}`);
       }
-      return keccak_256(concatBytes(...value.map((element, i) => this.encodeValue(item, element, `${at}[${i}]`))));
+      return this.hash(concatBytes(...value.map((element, i) => this.encodeValue(item, element, `${at}[${i}]`))));
     }
     if (this.schema.has(type)) return this.hashStruct(type, value, at);
     switch (type) {
       case "string":
         if (typeof value !== "string") throw new TypedDataError(`${at} must be a string`);
-        return keccak_256(utf8ToBytes(value));
+        return this.hash(utf8ToBytes(value));
       case "bytes":
-        return keccak_256(hexBytes(value, at));
+        return this.hash(hexBytes(value, at));
       case "bool":
         if (typeof value !== "boolean") throw new TypedDataError(`${at} must be true or false`);
         return leftPadded(Uint8Array.of(value ? 1 : 0));
@@ -257,7 +308,7 @@ class StructHasher {
     if (this.encodedTypeChars > MAX_ENCODED_TYPE_CHARS) {
       throw new TypedDataError(`its type encodings exceed ${MAX_ENCODED_TYPE_CHARS} characters`);
     }
-    const hash = keccak_256(utf8ToBytes(encoded));
+    const hash = this.hash(utf8ToBytes(encoded));
     this.typeHashes.set(type, hash);
     return hash;
   }
@@ -272,6 +323,16 @@ function hexBytes(value: unknown, at: string): Uint8Array {
 
 /** An integer value as its 32-byte two's-complement word, refused outside its type's range. */
 function integerWord(value: unknown, signed: boolean, bits: number, at: string): Uint8Array {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value < 2 ** 32) {
+    // The common case (a count, a nonce, a chain id), written straight into the word's last four bytes;
+    // every unsigned and signed type of at least 8 bits holds it unless it is past the type's range.
+    if (bits <= 32 && value >= 2 ** (signed ? bits - 1 : bits)) {
+      throw new TypedDataError(`${at} is out of the range of ${signed ? "" : "u"}int${bits}`);
+    }
+    const word = new Uint8Array(WORD);
+    new DataView(word.buffer).setUint32(WORD - 4, value);
+    return word;
+  }
   let parsed: bigint | undefined;
   if (typeof value === "number" && Number.isSafeInteger(value)) parsed = BigInt(value);
   else if (typeof value === "string" && (DECIMAL.test(value) || HEX_QUANTITY.test(value))) parsed = BigInt(value);

@@ -16,7 +16,7 @@ export {
   type SigningCurve,
 } from "./enums.js";
 export { type PayloadFields, payloadFields } from "./fields.js";
-export { MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
+export { MAX_EIP712_HASH_BLOCKS, MAX_JSON_DEPTH, MAX_PAYLOAD_BYTES, MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
 export { type EncodedPayload, encodePayload } from "./payload.js";
 export {
   type PlannedInput,

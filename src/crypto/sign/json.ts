@@ -34,10 +34,15 @@ export function parsePayloadJson(text: string, field: string, what: string): unk
     // JSON.parse makes `__proto__` an own property, but any later copy by assignment would turn it into a
     // prototype; no EIP-712 or EIP-7702 document needs the name, so refusing it is simpler than defending
     // every consumer.
-    parsed = JSON.parse(text, (key, value: unknown) => {
-      if (key === "__proto__") protoKey = true;
-      return value;
-    });
+    // The reviver costs a call per value, so it runs only when a key could spell the name: a text without
+    // "__proto__" and without `\u` escapes has no such key.
+    parsed =
+      text.includes("__proto__") || text.includes("\\u")
+        ? JSON.parse(text, (key, value: unknown) => {
+            if (key === "__proto__") protoKey = true;
+            return value;
+          })
+        : JSON.parse(text);
   } catch {
     throw invalidArgument(`${field} is not valid JSON; expected ${what}`, field);
   }

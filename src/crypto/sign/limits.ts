@@ -27,3 +27,14 @@ export const MAX_PAYLOADS_PER_REQUEST = 1_000;
  * levels; the bound keeps recursive walkers (JSON revivers, struct encoders) far from the stack limit.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Most keccak-256 blocks (136 bytes each, about 1 MiB in all) the EIP-712 digests of one request may hash,
+ * across all its payloads. Hashing is the cost of a typed-data document, and the size of the payload does not
+ * bound it: a struct member left out of the message hashes as a zero word, so `{}` of a type with a thousand
+ * struct members hashes 32 KB, and a list of such values took seconds. 8,192 blocks take about 40 ms of one
+ * small server core (`npm run adversarial` prints the figure of a whole request) and hold a `uint256[]` filling
+ * the 64 KiB payload; real documents (a Seaport order with its items, a Permit2 batch, a small Hyperliquid
+ * action) hash a few dozen blocks each. More goes in several requests.
+ */
+export const MAX_EIP712_HASH_BLOCKS = 8_192;

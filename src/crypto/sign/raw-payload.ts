@@ -6,7 +6,7 @@
  * @module
  */
 import { invalidArgument } from "../../common/errors.js";
-import { typedDataDigest } from "./eip712-digest.js";
+import { type TypedDataBudget, typedDataBudget, typedDataDigest } from "./eip712-digest.js";
 import type { HashFunction, PayloadEncoding, SigningCurve } from "./enums.js";
 import { type PayloadFields, payloadFields } from "./fields.js";
 import { MAX_PAYLOADS_PER_REQUEST } from "./limits.js";
@@ -53,7 +53,7 @@ export type SignRawPayloadsRequest = SigningKey & SigningParameters & { readonly
 export function signRawPayload(request: SignRawPayloadRequest): RawPayloadSignature {
   const fields = payloadFields(request.field);
   const signer = schemeSigner(request, fields);
-  return signOne(signer, request.payload, request, fields);
+  return signOne(signer, request.payload, request, fields, typedDataBudget());
 }
 
 /**
@@ -68,7 +68,9 @@ export function signRawPayloads(request: SignRawPayloadsRequest): RawPayloadSign
   const { payloads } = request;
   assertPayloadList(payloads, prefix);
   const signer = schemeSigner(request, payloadFields(prefix));
-  return payloads.map((payload, index) => signOne(signer, payload, request, payloadFields(prefix, index)));
+  // One hashing budget for the whole list (MAX_EIP712_HASH_BLOCKS), so a thousand documents cost what one may.
+  const budget = typedDataBudget();
+  return payloads.map((payload, index) => signOne(signer, payload, request, payloadFields(prefix, index), budget));
 }
 
 function assertPayloadList(payloads: readonly string[], prefix: string): void {
@@ -112,7 +114,11 @@ export function planRawPayload(
 ): SigningPlan {
   const fields = payloadFields(request.field);
   assertPlanScheme(curve, request, fields);
-  return { curve, taproot: request.taproot === true, inputs: [planOne(curve, request.payload, request, fields)] };
+  return {
+    curve,
+    taproot: request.taproot === true,
+    inputs: [planOne(curve, request.payload, request, fields, typedDataBudget())],
+  };
 }
 
 /** As {@link planRawPayload}, for {@link signRawPayloads}. */
@@ -123,10 +129,13 @@ export function planRawPayloads(
   const prefix = request.field ?? "parameters";
   assertPayloadList(request.payloads, prefix);
   assertPlanScheme(curve, request, payloadFields(prefix));
+  const budget = typedDataBudget();
   return {
     curve,
     taproot: request.taproot === true,
-    inputs: request.payloads.map((payload, index) => planOne(curve, payload, request, payloadFields(prefix, index))),
+    inputs: request.payloads.map((payload, index) =>
+      planOne(curve, payload, request, payloadFields(prefix, index), budget),
+    ),
   };
 }
 
@@ -156,6 +165,7 @@ function planOne(
   payload: string,
   request: SigningParameters,
   fields: PayloadFields,
+  budget: TypedDataBudget,
 ): PlannedInput {
   const input: SigningInput = toSigningInput(
     curve,
@@ -167,7 +177,9 @@ function planOne(
     throw invalidArgument("a taproot signature needs a secp256k1 digest", fields.payload);
   }
   // An EIP-712 document is hashed here, as signTypedData hashes it, so the thread that signs gets a digest.
-  return input.kind === "typedData" ? { kind: "digest", digest: typedDataDigest(input.typedData, input.field) } : input;
+  return input.kind === "typedData"
+    ? { kind: "digest", digest: typedDataDigest(input.typedData, input.field, budget) }
+    : input;
 }
 
 /** Checks the scheme against the key's curve (before any key work), then prepares the key if needed. */
@@ -196,9 +208,16 @@ function signOne(
   payload: string,
   { encoding, hashFunction, taproot }: SigningParameters,
   fields: PayloadFields,
+  budget: TypedDataBudget,
 ): RawPayloadSignature {
   const encoded = encodePayload(payload, encoding, fields);
-  const input = toSigningInput(signer.curve, encoded, hashFunction, fields.payload);
+  const given = toSigningInput(signer.curve, encoded, hashFunction, fields.payload);
+  // An EIP-712 document is hashed here, charged to the request's budget; the key signs the digest, as
+  // signTypedData would.
+  const input: SigningInput =
+    given.kind === "typedData"
+      ? { kind: "digest", digest: typedDataDigest(given.typedData, given.field, budget) }
+      : given;
   if (!taproot) return signer.sign(input);
   // assertTaprootScheme allowed only secp256k1 keys and byte encodings, which give a digest and a taproot signer.
   if (input.kind !== "digest" || !signer.taproot) {

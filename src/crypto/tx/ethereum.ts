@@ -17,9 +17,11 @@
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { addr, Transaction, type TxType } from "micro-eth-signer";
+import { RLP } from "micro-eth-signer/core/rlp.js";
 import { invalidArgument } from "../../common/errors.js";
 import { bytesToHex, parseHex } from "../bytes.js";
 import { decodeCall } from "./ethereum-abi.js";
+import { MAX_ETHEREUM_LIST_ENTRIES } from "./limits.js";
 import type {
   ParsedTransaction,
   PlainData,
@@ -64,6 +66,7 @@ function decode(unsignedTransaction: string, field: string): EthereumTransaction
   if (bytes[0] === TEMPO_TYPE_BYTE) {
     throw invalidArgument(`${field} is a Tempo transaction (type 0x76): send it as TRANSACTION_TYPE_TEMPO`, field);
   }
+  assertListEntries(bytes, field);
   let transaction: EthereumTransaction;
   try {
     // Not strict: strict mode bounds fees and nonces as a wallet UI would, which is policy's job here.
@@ -75,6 +78,32 @@ function decode(unsignedTransaction: string, field: string): EthereumTransaction
     throw invalidArgument(`${field} is already signed; send the unsigned serialization`, field);
   }
   return transaction;
+}
+
+/**
+ * Refuses a typed transaction whose lists (access list, authorization list, blob hashes: its list-valued
+ * fields) hold more than {@link MAX_ETHEREUM_LIST_ENTRIES} entries, counted on the bare RLP before
+ * micro-eth-signer decodes (and checksums) them. Bytes that are not RLP are left to the decoder to report.
+ */
+function assertListEntries(bytes: Uint8Array, field: string): void {
+  const type = bytes[0] as number;
+  // A typed transaction is its type byte (EIP-2718, below 0x80) and an RLP list; a legacy one has no lists.
+  if (type >= 0x80) return;
+  let fields: unknown;
+  try {
+    fields = RLP.decode(bytes.subarray(1));
+  } catch {
+    return;
+  }
+  if (!Array.isArray(fields)) return;
+  const entries = fields.reduce((sum: number, value: unknown) => sum + (Array.isArray(value) ? value.length : 0), 0);
+  if (entries > MAX_ETHEREUM_LIST_ENTRIES) {
+    throw invalidArgument(
+      `${field} has ${entries} access-list, authorization and blob-hash entries; at most ${MAX_ETHEREUM_LIST_ENTRIES} can be signed`,
+      field,
+      { limit: MAX_ETHEREUM_LIST_ENTRIES },
+    );
+  }
 }
 
 /** `0x` and lowercase hex, as every `eth.*` hex value is shown (docs/spec/policy-language.md, decision 6). */

@@ -31,3 +31,20 @@ export const MAX_PSBT_OUTPUTS = 250;
  * whose sighashes are linear, do not count.
  */
 export const MAX_LEGACY_SIGHASH_BYTES = 1024 * 1024;
+
+/**
+ * Largest serialized Solana transaction, in bytes. The network carries at most 1,232 (one packet; SIMD-0296
+ * proposes 4,096), so 32 KiB refuses nothing that can land, and bounds what decoding and the policy view cost:
+ * a transaction of 128 KiB holds 43,000 empty instructions, whose decoding alone held the event loop for about
+ * 200 ms; 32 KiB takes about a quarter of that.
+ */
+export const MAX_SOLANA_TRANSACTION_BYTES = 32 * 1024;
+
+/**
+ * Most entries the lists of one Ethereum transaction may hold together: access-list addresses, EIP-7702
+ * authorizations and blob hashes. Decoding spells each address with its checksum (a keccak-256 each), so the
+ * 5,600 access-list addresses a 128 KiB transaction holds took 100 to 300 ms; 1,024 take about 20. On chain,
+ * 1,024 access-list addresses cost 2.4 million gas and 1,024 authorizations 12.8 million, and a block carries a
+ * few blob hashes: nothing real comes near.
+ */
+export const MAX_ETHEREUM_LIST_ENTRIES = 1_024;

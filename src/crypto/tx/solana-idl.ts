@@ -193,7 +193,10 @@ function snakeCase(name: string): string {
 
 function discriminatorOf(instruction: Record<string, Json>): Uint8Array {
   if (Array.isArray(instruction.discriminator)) {
-    if (!instruction.discriminator.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255)) {
+    if (
+      instruction.discriminator.length > MAX_DISCRIMINATOR_BYTES ||
+      !instruction.discriminator.every((byte) => Number.isInteger(byte) && byte >= 0 && byte <= 255)
+    ) {
       throw new UnsupportedIdl("malformed discriminator");
     }
     return Uint8Array.from(instruction.discriminator as number[]);
@@ -211,8 +214,88 @@ function accountNames(accounts: Json): string[] {
   });
 }
 
-function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
-  return prefix.length > 0 && data.length >= prefix.length && prefix.every((byte, index) => data[index] === byte);
+/** An IDL instruction as the index keeps it: its discriminator, and its argument decoder once built. */
+interface Candidate {
+  readonly instruction: Record<string, Json>;
+  readonly discriminator: Uint8Array;
+  /** Built on the first instruction that matches; an UnsupportedIdl when the IDL's types cannot be read. */
+  args?: AnyDecoder | UnsupportedIdl;
+  /** The instruction's account names, read on the first instruction that matches. */
+  accounts?: readonly string[];
+}
+
+/**
+ * An IDL made ready for many instructions: each instruction's discriminator is computed once, and candidates
+ * are found by their discriminator's bytes rather than by trying each in turn. A transaction's thousands of
+ * instructions against an IDL of thousands once cost a discriminator (a SHA-256) per pair, seconds in all.
+ */
+interface IdlIndex {
+  readonly types: ReadonlyMap<string, Json>;
+  readonly candidates: readonly Candidate[];
+  /** By discriminator length, then its hex: the position in `candidates` of the first with those bytes. */
+  readonly byPrefix: ReadonlyMap<number, ReadonlyMap<string, number>>;
+  /**
+   * The position of the first IDL instruction whose discriminator is malformed: an instruction matching only
+   * later is shown undecoded, as when the IDL was read in order and that instruction stopped the reading.
+   */
+  readonly brokenAt: number;
+}
+
+// Anchor discriminators are 8 bytes, Shank and Codama ones 1 to 4; a longer one is taken for malformed, which
+// keeps the lookups per instruction few and short.
+const MAX_DISCRIMINATOR_BYTES = 32;
+
+/** IDLs indexed, by the parsed document (interfaces are parsed per request, so entries go with it). */
+const indexes = new WeakMap<object, IdlIndex | null>();
+
+function indexOf(idl: Record<string, Json>): IdlIndex | undefined {
+  const known = indexes.get(idl);
+  if (known !== undefined) return known ?? undefined;
+  let index: IdlIndex | null = null;
+  if (Array.isArray(idl.instructions)) {
+    const types = new Map<string, Json>(
+      (Array.isArray(idl.types) ? idl.types : []).flatMap((type) =>
+        isObject(type) && typeof type.name === "string" ? [[type.name, type] as [string, Json]] : [],
+      ),
+    );
+    const candidates: Candidate[] = [];
+    const byPrefix = new Map<number, Map<string, number>>();
+    let brokenAt = Number.POSITIVE_INFINITY;
+    for (const instruction of idl.instructions) {
+      if (!isObject(instruction) || typeof instruction.name !== "string") continue;
+      let discriminator: Uint8Array;
+      try {
+        discriminator = discriminatorOf(instruction);
+      } catch {
+        brokenAt = candidates.length;
+        break;
+      }
+      if (discriminator.length === 0) continue;
+      const position = candidates.length;
+      candidates.push({ instruction, discriminator });
+      let sameLength = byPrefix.get(discriminator.length);
+      if (!sameLength) {
+        sameLength = new Map();
+        byPrefix.set(discriminator.length, sameLength);
+      }
+      const key = bytesToHex(discriminator);
+      if (!sameLength.has(key)) sameLength.set(key, position);
+    }
+    index = { types, candidates, byPrefix, brokenAt };
+  }
+  indexes.set(idl, index);
+  return index ?? undefined;
+}
+
+/** The first IDL instruction (in the IDL's order) whose discriminator starts `data`. */
+function candidateFor(index: IdlIndex, data: Uint8Array): Candidate | undefined {
+  let first = Number.POSITIVE_INFINITY;
+  for (const [length, byHex] of index.byPrefix) {
+    if (data.length < length) continue;
+    const position = byHex.get(bytesToHex(data.subarray(0, length)));
+    if (position !== undefined && position < first) first = position;
+  }
+  return first < index.brokenAt ? index.candidates[first] : undefined;
 }
 
 /** Decodes `instruction` with the IDL stored for its program, or undefined when it cannot be (see the module doc). */
@@ -221,36 +304,37 @@ export function parseWithIdl(
   interfaces: ProgramInterfaces,
 ): { [key: string]: PlainData } | undefined {
   const idl = interfaces.get(instruction.programKey);
-  if (!isObject(idl) || !Array.isArray(idl.instructions)) return undefined;
+  if (!isObject(idl)) return undefined;
+  const index = indexOf(idl);
+  const candidate = index && candidateFor(index, instruction.data);
+  if (!index || !candidate) return undefined;
   try {
-    const types = new Map<string, Json>(
-      (Array.isArray(idl.types) ? idl.types : []).flatMap((type) =>
-        isObject(type) && typeof type.name === "string" ? [[type.name, type] as [string, Json]] : [],
-      ),
-    );
-    for (const candidate of idl.instructions) {
-      if (!isObject(candidate) || typeof candidate.name !== "string") continue;
-      const discriminator = discriminatorOf(candidate);
-      if (!startsWith(instruction.data, discriminator)) continue;
-      const args = fieldsDecoder(candidate.args ?? [], { types, nodes: 0 }, 0);
-      const [values, end] = args.read(instruction.data, discriminator.length);
-      if (end !== instruction.data.length) return undefined;
-      const names = accountNames(candidate.accounts);
-      const namedAccounts: Record<string, string> = {};
-      names.forEach((name, index) => {
-        const account = instruction.accounts[index];
-        if (account) namedAccounts[name] = account.account_key;
-      });
-      return {
-        instruction_name: candidate.name,
-        discriminator: bytesToHex(discriminator),
-        named_accounts: namedAccounts,
-        program_call_args: Array.isArray(values) ? {} : (values as { [key: string]: PlainData }),
-      };
+    if (candidate.args === undefined) {
+      try {
+        candidate.args = fieldsDecoder(candidate.instruction.args ?? [], { types: index.types, nodes: 0 }, 0);
+      } catch (error) {
+        candidate.args = error instanceof UnsupportedIdl ? error : new UnsupportedIdl(String(error));
+      }
     }
-    return undefined;
+    if (candidate.args instanceof UnsupportedIdl) return undefined;
+    const { discriminator } = candidate;
+    const [values, end] = candidate.args.read(instruction.data, discriminator.length);
+    if (end !== instruction.data.length) return undefined;
+    candidate.accounts ??= accountNames(candidate.instruction.accounts);
+    const names = candidate.accounts;
+    const namedAccounts: Record<string, string> = {};
+    names.forEach((name, position) => {
+      const account = instruction.accounts[position];
+      if (account) namedAccounts[name] = account.account_key;
+    });
+    return {
+      instruction_name: candidate.instruction.name as string,
+      discriminator: bytesToHex(discriminator),
+      named_accounts: namedAccounts,
+      program_call_args: Array.isArray(values) ? {} : (values as { [key: string]: PlainData }),
+    };
   } catch {
-    // An unusable IDL or data it does not describe: the instruction is shown undecoded.
+    // Data the IDL does not describe: the instruction is shown undecoded.
     return undefined;
   }
 }

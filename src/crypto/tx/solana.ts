@@ -20,6 +20,7 @@ import {
 import { getTransactionDecoder, getTransactionEncoder } from "@solana/transactions";
 import { CustodyError, invalidArgument } from "../../common/errors.js";
 import { bytesToHex, parseHex } from "../bytes.js";
+import { MAX_SOLANA_TRANSACTION_BYTES } from "./limits.js";
 import { type CompiledSolanaMessage, solanaPolicyTransaction } from "./solana-policy.js";
 import type { ParsedTransaction, TransactionCodec, TransactionSigningKey } from "./types.js";
 
@@ -30,6 +31,13 @@ export const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111";
 
 function decodeTransaction(bytes: Uint8Array, field: string): WireTransaction {
   if (bytes.length === 0) throw invalidArgument(`${field} is empty`, field);
+  if (bytes.length > MAX_SOLANA_TRANSACTION_BYTES) {
+    throw invalidArgument(
+      `${field} is ${bytes.length} bytes; a Solana transaction of at most ${MAX_SOLANA_TRANSACTION_BYTES} bytes can be signed`,
+      field,
+      { limit: MAX_SOLANA_TRANSACTION_BYTES },
+    );
+  }
   try {
     return getTransactionDecoder().decode(bytes);
   } catch (error) {

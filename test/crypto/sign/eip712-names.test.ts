@@ -209,6 +209,12 @@ describe("EIP-712 documents refused, naming the payload", () => {
     ["an int7 member", document({ T: [{ name: "x", type: "int7" }] }, "T", { x: 1 }), /int7/],
     ["a bytes4 value of 3 bytes", document({ T: [{ name: "x", type: "bytes4" }] }, "T", { x: "0x010203" }), /4 bytes/],
     ["an int8 below its range", document({ T: [{ name: "x", type: "int8" }] }, "T", { x: -129 }), /range of int8/],
+    ["an int8 above its range", document({ T: [{ name: "x", type: "int8" }] }, "T", { x: 128 }), /range of int8/],
+    [
+      "a uint16 above its range",
+      document({ T: [{ name: "x", type: "uint16" }] }, "T", { x: 65_536 }),
+      /range of uint16/,
+    ],
     ["a fractional integer", document({ T: [{ name: "x", type: "uint256" }] }, "T", { x: 1.5 }), /integer/],
     [
       "an address of 19 bytes",
