@@ -106,7 +106,7 @@ describe("the dev console's explanations", () => {
     await open(`/activities/${scenario.typedDataActivityId}`);
     const decoded = (await page.textContent("pre.decoded")) as string;
     expect(decoded).toContain('"primary_type": "Note"');
-    expect(decoded).toContain(JSON.stringify(HOSTILE).slice(1, -1));
+    expect(decoded).toContain(JSON.stringify(`a note ${HOSTILE}`).slice(1, -1));
     for (const path of [
       "/",
       `/activities/${scenario.typedDataActivityId}`,

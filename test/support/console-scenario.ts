@@ -60,7 +60,9 @@ async function failedActivityId(attempt: Promise<unknown>): Promise<void> {
 }
 
 /** Starts a dev server and fills it (see the module comment). */
-export async function buildConsoleScenario(): Promise<ConsoleScenario> {
+export async function buildConsoleScenario(options: { hostile?: boolean } = {}): Promise<ConsoleScenario> {
+  // Screenshots read better without the markup; the tests keep it.
+  const marked = options.hostile === false ? "" : ` ${HOSTILE}`;
   const data = mkdtempSync(join(tmpdir(), "custodian-console-explain-"));
   const server = startDevServer(["--port", "0", "--data", data, "--memory", "--seed", "console-explain"]);
   await server.ready;
@@ -91,7 +93,7 @@ export async function buildConsoleScenario(): Promise<ConsoleScenario> {
   const signWith = addresses[0] as string;
 
   const { policyId: denyPolicyId } = await root.createPolicy({
-    policyName: `sends over 1 ETH ${HOSTILE}`,
+    policyName: `sends over 1 ETH${marked}`,
     effect: "EFFECT_DENY",
     condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN' && eth.tx.value > 1000000000000000000",
     notes: "",
@@ -132,7 +134,7 @@ export async function buildConsoleScenario(): Promise<ConsoleScenario> {
     },
     primaryType: "Note",
     domain: { name: "console test", chainId: 1 },
-    message: { text: HOSTILE },
+    message: { text: `a note${marked}` },
   };
   await failedActivityId(
     asAlice.signRawPayload({

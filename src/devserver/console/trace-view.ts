@@ -46,7 +46,7 @@ function clauseLine(clause: TracedClause): Html {
 /** One expression's trace. */
 export function expressionView(label: string, source: string, trace: ExpressionTrace): Html {
   const omitted = trace.omitted > 0 ? html`<li class="empty">… ${trace.omitted} more clauses not shown</li>` : "";
-  const failed = trace.error !== undefined ? html` <span class="f">failed: ${trace.error.message}</span>` : "";
+  const failed = trace.error !== undefined ? html` <span class="f">${trace.error.message}</span>` : "";
   return html`<div class="expression" data-field="${trace.field}"><div>${label} <code>${source}</code> → ${bool(trace.result)}${failed}</div>
 <ul class="clauses">${trace.clauses.map(clauseLine)}</ul>${omitted}</div>`;
 }
