@@ -27,6 +27,7 @@ import type { ActivityInput, TableMethods } from "./methods/method-types.js";
 import { type ActivityExplanation, explainActivity } from "./pipeline/explain.js";
 import { runQuery } from "./pipeline/query.js";
 import { submitActivity } from "./pipeline/submit.js";
+import { type ActivityTrace, traceActivity } from "./pipeline/trace-activity.js";
 import { parseWith } from "./pipeline/validate.js";
 
 export type { ActivityInput, CustodyEngineOptions, OperationMethods };
@@ -283,6 +284,18 @@ export class CustodyEngine {
   async explainActivity(activityId: string): Promise<ActivityExplanation> {
     const now = this.#core.clock();
     return this.#core.store.read((reader) => explainActivity(new DataReader(reader), activityId, now));
+  }
+
+  /**
+   * Host-level, for a person reading why: the activity's latest decision replayed clause by clause (each
+   * policy's expressions with the values they read, the keywords its target decoded), who submitted it and
+   * how each vote counted, and for one still waiting, whose approval could move it, by name. The stored
+   * decision stays the record (`explainActivity`); the replay says when the policies changed since. NOT_FOUND
+   * for an unknown activity.
+   */
+  async traceActivity(activityId: string): Promise<ActivityTrace> {
+    const now = this.#core.clock();
+    return this.#core.store.read((reader) => traceActivity(new DataReader(reader), activityId, now));
   }
 
   /**

@@ -7,6 +7,7 @@
  * - {@link validatePolicyExpressions} refuses, when a policy is written, expressions that cannot work,
  *   with the field and character position at fault.
  * - {@link conditionFromSelectors} turns the older selector policies into a condition.
+ * - {@link traceExpression} shows how an expression reached its result, clause by clause, with the values read.
  * - {@link consensusCouldCount} says whether a consensus could count a given voter (who may vote).
  *
  * Every failure is a `CustodyError`; `details.reason` is one of {@link PolicyErrorReason}.
@@ -43,6 +44,15 @@ export {
   type SelectorOperator,
   type SelectorV2,
 } from "./selectors.js";
+export {
+  describeValue,
+  type ExpressionTrace,
+  MAX_TRACE_CLAUSES,
+  MAX_VALUE_TEXT,
+  type TracedClause,
+  type TracedOperand,
+  traceExpression,
+} from "./trace.js";
 export type {
   DecideInput,
   Decision,

@@ -7,10 +7,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCustodyError } from "../../common/errors.js";
 import type { DevRoute } from "../handler.js";
 import { type AccessRules, admit, CONSOLE_COOKIE } from "./access.js";
+import { activityPage } from "./activity-page.js";
 import { type Html, html, markup } from "./html.js";
-import { activityPage, type ConsoleSources, organizationPage, page } from "./pages.js";
+import { organizationPage } from "./pages.js";
+import { type ConsoleSources, page } from "./parts.js";
 
-export type { ConsoleSources, OutboxReader } from "./pages.js";
+export type { ConsoleSources, OutboxReader } from "./parts.js";
 
 /** Options of {@link createConsoleRoute}. */
 export interface ConsoleOptions extends ConsoleSources, AccessRules {}

@@ -1,92 +1,51 @@
 /**
- * The dev console's pages, rendered on the server from the same engine calls a client makes (the root
- * user's queries) plus the host-level reads (`explainActivity`, `listWebhookDeliveries`). Read-only: no
- * page changes anything.
+ * The dev console's organization page, rendered on the server from the same engine calls a client makes
+ * (the root user's queries) plus the host-level reads (`explainActivity`, `traceActivity`,
+ * `listWebhookDeliveries`). Read-only: no page changes anything. It refreshes itself, so activities appear
+ * and move as they change.
  *
  * @module
  */
-import type { CustodyEngine } from "../../engine/engine.js";
-import type { DecisionExplanation } from "../../engine/pipeline/explain.js";
-import type { WebhookDeliveryRecord } from "../../model/records.js";
 import type { Activity } from "../../model/wire-types.js";
+import { waitingPhrase } from "./activity-page.js";
 import { type Html, html } from "./html.js";
+import {
+  activityLink,
+  type ConsoleSources,
+  deliveryRows,
+  id,
+  organizationLink,
+  page,
+  status,
+  table,
+  timeOf,
+} from "./parts.js";
 
-/**
- * The mail/SMS outbox hook: when the engine gains an outbox (OTP and notification messages it would have
- * sent), the dev server passes a reader here and the console lists its messages as they are.
- */
-export type OutboxReader = (organizationId: string) => Promise<readonly Record<string, unknown>[]>;
-
-/** What the console reads from. */
-export interface ConsoleSources {
-  /** The engine, for host-level reads. */
-  engine: CustodyEngine;
-  /** The engine as the dev organization's root user, for the queries a client would make. */
-  root: CustodyEngine;
-  /** The dev server's organization: the console's home page. */
-  organizationId: string;
-  outbox?: OutboxReader;
-}
+export type { ConsoleSources, OutboxReader } from "./parts.js";
 
 const ACTIVITY_PAGE_SIZE = 50;
 
-const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
-header{background:#1b1f24;color:#fff;padding:10px 24px}header a{color:#fff;text-decoration:none;font-weight:600}
-main{padding:8px 24px 40px;max-width:1200px}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-table{border-collapse:collapse;width:100%;background:#fff;margin:6px 0}
-th,td{text-align:left;padding:4px 8px;border:1px solid #e1e4e8;vertical-align:top}th{background:#eef1f4;font-weight:600}
-code,.id{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
-pre{background:#fff;border:1px solid #e1e4e8;padding:8px;overflow:auto;font-size:12px}
-.empty{color:#6a737d;font-style:italic}
-.status{font-weight:600}.ok{color:#1a7f37}.wait{color:#9a6700}.bad{color:#cf222e}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px}dt{color:#57606a}dd{margin:0}
-`;
-
-/** A whole page. */
-export function page(title: string, body: Html): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · custodian dev console</title>
-<meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
-<body><header><a href="/">custodian dev console</a></header><main>${body}</main></body></html>`;
+/** Why an activity failed or waits, in a phrase; nothing for one that completed. */
+async function whyOf(sources: ConsoleSources, activity: Activity): Promise<string> {
+  if (activity.status === "ACTIVITY_STATUS_COMPLETED") return "";
+  if (activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+    return waitingPhrase(await sources.engine.traceActivity(activity.id));
+  }
+  const latest = (await sources.engine.explainActivity(activity.id)).decisions.at(-1);
+  if (latest !== undefined && latest.outcome !== "ALLOW") {
+    const policy = latest.decidingPolicy;
+    return `${latest.reasonPhrase}${policy ? ` (policy "${policy.policyName ?? policy.policyId}")` : ""}`;
+  }
+  return activity.failure?.message ?? "";
 }
 
-function timeOf(timestamp: { seconds: string; nanos: string } | undefined): string {
-  if (!timestamp) return "";
-  return new Date(Number(timestamp.seconds) * 1000 + Math.floor(Number(timestamp.nanos) / 1e6)).toISOString();
-}
-
-function statusClass(status: string): string {
-  if (/COMPLETED|ALLOW|SUCCEEDED|DELIVERED/.test(status)) return "ok";
-  if (/CONSENSUS|PENDING|CREATED|WAITING/.test(status)) return "wait";
-  return "bad";
-}
-
-function status(text: string): Html {
-  return html`<span class="status ${statusClass(text)}">${text}</span>`;
-}
-
-function table(headings: readonly string[], rows: readonly Html[], empty: string): Html {
-  if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
-  return html`<table><thead><tr>${headings.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
-}
-
-function id(value: string | null | undefined): Html {
-  return html`<span class="id">${value ?? ""}</span>`;
-}
-
-function activityLink(activityId: string): Html {
-  return html`<a class="id" href="/activities/${encodeURIComponent(activityId)}">${activityId}</a>`;
-}
-
-function organizationLink(organizationId: string, name?: string): Html {
-  return html`<a href="/organizations/${encodeURIComponent(organizationId)}">${name ?? organizationId}</a>`;
-}
-
-function activityRows(activities: readonly Activity[]): Html[] {
-  return activities.map(
-    (activity) =>
-      html`<tr><td>${timeOf(activity.createdAt)}</td><td>${activity.type}</td><td>${status(activity.status)}</td><td>${activityLink(activity.id)}</td></tr>`,
+async function activityRows(sources: ConsoleSources, activities: readonly Activity[]): Promise<Html[]> {
+  return Promise.all(
+    activities.map(async (activity) => {
+      const submitter = activity.votes[0]?.user.userName ?? "";
+      const why = await whyOf(sources, activity);
+      return html`<tr><td>${timeOf(activity.createdAt)}</td><td>${activity.type}</td><td class="submitter">${submitter}</td><td>${status(activity.status)}</td><td class="why">${why}</td><td>${activityLink(activity.id)}</td></tr>`;
+    }),
   );
 }
 
@@ -150,16 +109,13 @@ async function activitySections(sources: ConsoleSources, organizationId: string)
     organizationId,
     paginationOptions: { limit: String(ACTIVITY_PAGE_SIZE) },
   });
-  const headings = ["created", "type", "status", "id"];
-  return html`<h2>Pending approvals</h2>${table(headings, activityRows(pending.activities), "nothing waits for approval")}
-<h2>Activities (newest ${ACTIVITY_PAGE_SIZE})</h2>${table(headings, activityRows(recent.activities), "no activities yet")}`;
-}
-
-function deliveryRows(deliveries: readonly WebhookDeliveryRecord[]): Html[] {
-  return deliveries.map(
-    (delivery) =>
-      html`<tr><td>${new Date(delivery.createdAtMs).toISOString()}</td><td>${id(delivery.id)}</td><td>${activityLink(delivery.activityId)}</td><td>${delivery.endpointId ?? "FEATURE_NAME_WEBHOOK"}</td><td>${status(delivery.status)}</td><td>${delivery.attempts}</td><td>${delivery.lastError ?? ""}</td></tr>`,
-  );
+  const headings = ["created", "type", "submitted by", "status", "why", "id"];
+  const [pendingRows, recentRows] = await Promise.all([
+    activityRows(sources, pending.activities),
+    activityRows(sources, recent.activities),
+  ]);
+  return html`<h2>Pending approvals</h2>${table(headings, pendingRows, "nothing waits for approval")}
+<h2>Activities (newest ${ACTIVITY_PAGE_SIZE})</h2>${table(headings, recentRows, "no activities yet")}`;
 }
 
 async function webhooksSection(sources: ConsoleSources, organizationId: string): Promise<Html> {
@@ -215,46 +171,6 @@ ${home ? html`<dt>role</dt><dd>the dev server's organization</dd>` : html`<dt>pa
 <dt>root quorum</dt><dd>${organization.rootQuorum?.threshold} of ${organization.rootQuorum?.userIds.length ?? 0} root users</dd></dl>
 <h2>Sub-organizations</h2>${subOrganizations.length > 0 ? html`<ul>${subOrganizations}</ul>` : html`<p class="empty">no sub-organizations</p>`}
 ${sections}`,
-  );
-}
-
-function decisionBlock(decision: DecisionExplanation, index: number): Html {
-  const evaluations = decision.evaluations.map(
-    (evaluation) =>
-      html`<tr><td>${evaluation.policyName ?? ""}</td><td>${id(evaluation.policyId)}</td><td>${evaluation.effect}</td><td>${status(evaluation.outcome)}</td><td>${evaluation.error ? `${evaluation.error.field}: ${evaluation.error.message}` : ""}</td></tr>`,
-  );
-  const waiting = decision.waitingOn.map(
-    (open) => html`<li>policy ${id(open.policyId)}: <code>${open.consensus}</code></li>`,
-  );
-  return html`<h3>Decision ${index + 1}: ${status(decision.outcome)} (${decision.reason})</h3>
-<p class="summary">${decision.summary}</p>
-<dl><dt>vote</dt><dd>${decision.selection} by ${id(decision.userId)}</dd><dt>decided</dt><dd>${new Date(decision.decidedAtMs).toISOString()}</dd></dl>
-${table(["policy", "id", "effect", "outcome", "error"], evaluations, "no policies were evaluated")}
-${waiting.length > 0 ? html`<p>waiting on:</p><ul>${waiting}</ul>` : ""}`;
-}
-
-/** One activity: its record as clients see it, and why it was allowed, denied or is waiting. */
-export async function activityPage(sources: ConsoleSources, activityId: string): Promise<Html> {
-  const explanation = await sources.engine.explainActivity(activityId);
-  const { activity } = await sources.root.getActivity({ organizationId: explanation.organizationId, activityId });
-  const deliveries = (await sources.engine.listWebhookDeliveries(activity.organizationId)).filter(
-    (delivery) => delivery.activityId === activityId,
-  );
-  const votes = activity.votes.map(
-    (vote) => html`<tr><td>${id(vote.userId)}</td><td>${vote.selection}</td><td>${timeOf(vote.createdAt)}</td></tr>`,
-  );
-  return page(
-    activity.type,
-    html`<h1>Activity ${activity.type}</h1>
-<dl><dt>id</dt><dd>${id(activity.id)}</dd><dt>status</dt><dd>${status(activity.status)}</dd>
-<dt>organization</dt><dd>${organizationLink(activity.organizationId)}</dd>
-<dt>created</dt><dd>${timeOf(activity.createdAt)}</dd><dt>fingerprint</dt><dd>${id(activity.fingerprint)}</dd></dl>
-<h2>Policy evaluation</h2>${explanation.decisions.map(decisionBlock)}
-<h2>Votes</h2>${table(["user", "selection", "at"], votes, "no votes")}
-<h2>Intent</h2><pre>${JSON.stringify(activity.intent, null, 2)}</pre>
-<h2>Result</h2><pre>${JSON.stringify(activity.result, null, 2)}</pre>
-${explanation.notes.length > 0 ? html`<h2>Warnings</h2><ul class="warnings">${explanation.notes.map((note) => html`<li>${note}</li>`)}</ul>` : ""}
-${activity.failure ? html`<h2>Failure</h2><pre>${JSON.stringify(activity.failure, null, 2)}</pre>` : ""}
-<h2>Webhook deliveries</h2>${table(["queued", "event", "activity", "endpoint", "status", "attempts", "last error"], deliveryRows(deliveries), "no webhook deliveries")}`,
+    true,
   );
 }

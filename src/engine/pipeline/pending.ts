@@ -80,7 +80,7 @@ export async function decidePending(
 }
 
 /** The credentials a user could vote with (API keys and passkeys), for showing whether they can vote. */
-async function registeredCredentials(data: DataReader, user: UserRecord): Promise<PolicyCredential[]> {
+export async function registeredCredentials(data: DataReader, user: UserRecord): Promise<PolicyCredential[]> {
   const [apiKeys, authenticators] = await Promise.all([
     data.listAll("apiKeys", user.id),
     data.listAll("authenticators", user.id),
