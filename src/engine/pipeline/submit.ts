@@ -19,7 +19,7 @@ import type { Principal } from "../../model/principal.js";
 import type { ActivityRecord, PolicyEvaluationRecord, VoteSelection } from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
-import { isStoreUnavailable } from "../../storage/store.js";
+import { isStoreUnavailable, type TransactionOptions } from "../../storage/store.js";
 import { decideActivity, denialError, evaluationRecord } from "../decisions/decision.js";
 import {
   asCustodyError,
@@ -205,6 +205,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
   // Set once the activity exists in principle: from then on a failure is recorded, not just thrown.
   let failed: { draft: ActivityRecord; evaluation?: PolicyEvaluationRecord } | undefined;
   const failureWrites: ((data: DataWriter) => Promise<void>)[] = [];
+  // Asked again before each transaction: the first one may have learned the tree.
+  const options = () => core.trees.transactionOptions(submission.organizationId, principal.organizationId);
   try {
     const outcome = await core.store.transaction(async (tx): Promise<{ response: ActivityResponse } | Deferred> => {
       // A store may run this callback again after a serialization conflict (PostgresStore): what an earlier
@@ -219,6 +221,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         principal.organizationId === named.id
           ? named
           : await data.require("organizations", principal.organizationId, "organization");
+      core.trees.learn(named);
+      core.trees.learn(principalOrganization);
       const organization = actingOrganization(principal, named, principalOrganization, operation.access);
       await data.require("users", principal.userId, "user");
       await assertCredentialCurrent(data, principal, now);
@@ -293,8 +297,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       return {
         response: { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) },
       };
-    });
-    return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome);
+    }, options());
+    return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome, options());
   } catch (thrown) {
     // A store that could not be reached kept nothing, and the same body may succeed later: there is no
     // failure to record (recording one would answer every retry with it).
@@ -309,7 +313,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       await data.put("activities", activity);
       if (evaluation) await data.put("policyEvaluations", evaluation);
       for (const write of failureWrites) await write(data);
-    });
+    }, options());
     throw new CustodyError(
       error.code,
       error.message,
@@ -329,6 +333,7 @@ async function recordDeferred(
   core: PipelineCore,
   submission: AcceptedSubmission,
   { deferred, draft, evaluation }: Deferred,
+  options: TransactionOptions,
 ): Promise<ActivityResponse> {
   const { version, principal, fingerprint, now } = submission;
   const result = await deferred.finish();
@@ -342,5 +347,5 @@ async function recordDeferred(
     await data.put("activities", { ...answered, result: redactResult(result, version) });
     await data.put("policyEvaluations", evaluation);
     return { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) };
-  });
+  }, options);
 }

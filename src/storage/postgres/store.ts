@@ -3,16 +3,18 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { CustodyError } from "../../common/errors.js";
 import { checkClaim } from "../leases.js";
-import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
+import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction, TransactionOptions } from "../store.js";
 import { type AvailabilityChange, connectionLossReason, Reachability } from "./availability.js";
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
 import { decodeRecord } from "./records.js";
 import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
 import { PgTransaction } from "./transaction.js";
+import { WriterTurns } from "./turns.js";
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -34,12 +36,15 @@ export interface PostgresStoreOptions {
  * A {@link Store} in PostgreSQL. Several instances (in one process or many) may share a database: every
  * transaction runs at SERIALIZABLE isolation, so their effect is that of some one-at-a-time order.
  *
- * Write transactions also take turns: one at a time per store object (a queue in the process) and one at a
- * time per schema across processes (a session advisory lock taken before the transaction's snapshot). Every
- * activity writes the organization's shared indexes, so concurrent writers would conflict and retry, and
- * commit less together than one alone (`npm run bench -- postgres` measures it). Taking turns, they commit as
- * fast as one; SERIALIZABLE and the retry stay as the guarantee. The lock belongs to the session, so a process
- * that dies mid-transaction releases it with its connection. Reads and claims take no turn.
+ * Write transactions of one partition (`TransactionOptions.partition`: the engine names the organization tree)
+ * also take turns, in the process (a queue per partition) and across processes (a session advisory lock on the
+ * schema and partition, taken before the transaction's snapshot). Every activity writes its tree's shared
+ * indexes, so concurrent writers of one tree would conflict and retry, and commit less together than one alone.
+ * Writers of different partitions run at once. A write with no partition runs alone: it takes the schema's
+ * writer lock exclusively, which partitioned writers hold shared. SERIALIZABLE and the retry stay the
+ * guarantee (writes of two trees that do meet, such as one name taken in both, conflict and are retried); the
+ * locks only keep conflicts rare. A lock belongs to its session, so a process that dies mid-transaction
+ * releases it with its connection. Reads and claims take no turn.
  *
  * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
  * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
@@ -54,8 +59,8 @@ export class PostgresStore implements Store {
   /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
   readonly durable = true;
   private closed = false;
-  /** The end of the queue of this object's write transactions (see the class comment). */
-  private writers: Promise<void> = Promise.resolve();
+  /** This object's write transactions waiting for their turn (see the class comment). */
+  private readonly writers = new WriterTurns();
 
   private constructor(
     private readonly pool: SqlPool,
@@ -102,18 +107,21 @@ export class PostgresStore implements Store {
    * transaction conflicted (a serialization failure or a deadlock), the store rolls back and runs `work`
    * again from the start, up to 50 times: the caller sees only the final outcome. **`work` may therefore run
    * more than once**, so it must have no effect outside the transaction it is handed (or only effects that
-   * are safe to repeat).
+   * are safe to repeat). `options.partition` lets transactions of different partitions run at once (see the
+   * class comment).
    */
-  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     this.assertOpen();
-    return this.reach(() => this.withRetries(work));
+    const { partition } = options;
+    return this.reach(() => this.withRetries(work, partition));
   }
 
-  private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>, partition: string | undefined): Promise<T> {
+    const locks = this.writerLocks(partition);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.inTurn(() =>
-          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, work)),
+        return await this.writers.run(partition, () =>
+          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
         );
       } catch (error) {
         if (!isRetryable(error)) throw error;
@@ -127,33 +135,39 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Runs `write` once this object's earlier write transactions have ended. */
-  private async inTurn<T>(write: () => Promise<T>): Promise<T> {
-    const earlier = this.writers;
-    let done: () => void = () => undefined;
-    this.writers = new Promise((resolve) => {
-      done = resolve;
-    });
-    await earlier;
-    try {
-      return await write();
-    } finally {
-      done();
+  /**
+   * The statements that take and give back a writer's advisory locks. The schema's lock is the one every
+   * version of the store takes (exclusively); a partitioned writer holds it shared and its partition's lock
+   * exclusively, always in that order, so waiting writers never deadlock.
+   */
+  private writerLocks(partition: string | undefined): WriterLocks {
+    if (partition === undefined) {
+      const values = [WRITER_LOCK_CLASS, this.schema];
+      return {
+        lock: { text: "SELECT pg_advisory_lock($1, hashtext($2))", values },
+        unlock: { text: "SELECT pg_advisory_unlock($1, hashtext($2))", values },
+      };
     }
+    const values = [WRITER_LOCK_CLASS, this.schema, PARTITION_LOCK_CLASS, partitionKey(this.schema, partition)];
+    return {
+      lock: { text: "SELECT pg_advisory_lock_shared($1, hashtext($2)), pg_advisory_lock($3, $4)", values },
+      unlock: { text: "SELECT pg_advisory_unlock($3, $4), pg_advisory_unlock_shared($1, hashtext($2))", values },
+    };
   }
 
   private async attempt<T>(
     session: SqlSession,
     markBroken: () => void,
+    locks: WriterLocks,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
     // Taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
-    await session.query("SELECT pg_advisory_lock($1, hashtext($2))", [WRITER_LOCK_CLASS, this.schema]);
+    await session.query(locks.lock.text, locks.lock.values);
     try {
       return await this.serializable(session, markBroken, work);
     } finally {
       try {
-        await session.query("SELECT pg_advisory_unlock($1, hashtext($2))", [WRITER_LOCK_CLASS, this.schema]);
+        await session.query(locks.unlock.text, locks.unlock.values);
       } catch {
         // A session that cannot unlock is dropped: closing it releases the lock.
         markBroken();
@@ -293,6 +307,28 @@ export class PostgresStore implements Store {
 
 /** The first key of the writers' advisory lock (the second is the schema's hash): "cust" in ASCII. */
 const WRITER_LOCK_CLASS = 0x63757374;
+/** The first key of a partition's advisory lock (the second is {@link partitionKey}): "cusp" in ASCII. */
+const PARTITION_LOCK_CLASS = 0x63757370;
+
+/** One statement and its values. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** How a writer takes its advisory locks and gives them back. */
+interface WriterLocks {
+  lock: Statement;
+  unlock: Statement;
+}
+
+/**
+ * The second key of a partition's advisory lock: 32 bits of a hash of the schema and the partition. Two
+ * partitions that share a key merely take turns.
+ */
+function partitionKey(schema: string, partition: string): number {
+  return createHash("sha256").update(schema).update("\u0000").update(partition).digest().readInt32BE(0);
+}
 
 /** How long a pool the store owns waits for a new connection before the call fails as unavailable. */
 const CONNECT_TIMEOUT_MS = 5000;
