@@ -35,7 +35,7 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     // Four trees of two organizations each: a top-level one and its sub-organization.
     const organizations: { organizationId: string; userId: string }[] = [];
     for (let tree = 0; tree < 4; tree++) {
-      const { organizationId, rootUserIds } = await engines[tree % 2].createOrganization({
+      const { organizationId, rootUserIds } = await engines[tree % 2]!.createOrganization({
         organizationName: `tree ${tree}`,
         rootUsers: [
           {
@@ -67,7 +67,10 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
           timestampMs,
           parameters: { privateKeyTagName: `tag ${n}`, privateKeyIds: [] },
         };
-        return Promise.all(engines.map((engine) => engine.as({ userId }).createPrivateKeyTag(request)));
+        return Promise.all([
+          engines[0].as({ userId }).createPrivateKeyTag(request),
+          engines[1].as({ userId }).createPrivateKeyTag(request),
+        ]);
       }),
     );
     const answers = await Promise.all(submissions);
@@ -86,7 +89,7 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     }
     // Every acknowledged activity is there, as answered, and every tag it made; nothing else was written.
     for (const [index, { organizationId, userId }] of organizations.entries()) {
-      const reader = engines[(index + 1) % 2].as({ userId });
+      const reader = engines[(index + 1) % 2]!.as({ userId });
       const { privateKeyTags } = await reader.listPrivateKeyTags({ organizationId });
       expect(new Set(privateKeyTags.map((tag) => tag.tagId))).toEqual(tagIdsByOrganization.get(organizationId));
       expect(privateKeyTags.map((tag) => tag.tagName).sort()).toEqual(

@@ -94,7 +94,7 @@ describe(`PostgresStore (${postgresKind})`, () => {
     },
   );
 
-  it("asks the server once for a row or a key a transaction reads again, and not at all for one it wrote", async () => {
+  it("asks the server once for a row or a key a transaction reads again, not at all for one it wrote, and once for reads fired together", async () => {
     const { connection, schema } = await testDatabase();
     const inner: SqlPool =
       typeof connection === "string" ? new pg.Pool({ connectionString: connection, max: 2 }) : connection;
@@ -126,15 +126,38 @@ describe(`PostgresStore (${postgresKind})`, () => {
       expect(await tx.get("things", "b")).toEqual({ id: "b", v: 1 });
       expect(await tx.lookup("byName", "new")).toBe("b");
     });
-    const reads = statements.filter((text) => text.startsWith("SELECT body") || text.startsWith("SELECT id"));
-    // One read of the record and two of keys; the put's own key check, and the reads after the put, remembered.
+    const reads = statements.filter((text) => text.startsWith("SELECT") && text.includes(" AS ord"));
+    // One read of the record and two of keys; the reads after the put, remembered.
     expect(reads).toHaveLength(3);
-    // A record new to the table holds no keys yet: its put deletes none.
-    expect(statements.filter((text) => text.startsWith("DELETE"))).toEqual([]);
+    // The put checks its key and writes the record and the key in one statement.
+    expect(statements.filter((text) => text.startsWith("WITH"))).toHaveLength(1);
+    expect(statements.filter((text) => /^(INSERT|UPDATE|DELETE)/.test(text))).toEqual([]);
     await store.read(async (r) => {
       expect(await r.get("things", "b")).toEqual({ id: "b", v: 1 });
       expect(await r.lookup("byName", "new")).toBe("b");
     });
+    // Reads fired at once share a statement, each with its own answer in its own order.
+    statements.length = 0;
+    const together = await store.read((r) =>
+      Promise.all([
+        r.get("things", "a"),
+        r.lookup("byName", "x"),
+        r.list("things", "s", { order: "desc" }),
+        r.get("things", "missing"),
+        r.list("things", "s", { limit: 1 }),
+      ]),
+    );
+    expect(together).toEqual([
+      { id: "a", v: 1 },
+      "a",
+      [
+        { id: "b", v: 1 },
+        { id: "a", v: 1 },
+      ],
+      undefined,
+      [{ id: "a", v: 1 }],
+    ]);
+    expect(statements.filter((text) => text.startsWith("SELECT"))).toHaveLength(1);
     await store.close();
   });
 

@@ -214,7 +214,14 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       failed = undefined;
       failureWrites.length = 0;
       const data = new DataWriter(tx);
-      const existingId = await data.lookup("activityByFingerprint", fingerprint);
+      // Asked together, so that a store may answer them in one round trip; the checks below then find them
+      // remembered (PostgresStore) or read them again cheaply, in their order.
+      const [existingId] = await Promise.all([
+        data.lookup("activityByFingerprint", fingerprint),
+        data.get("organizations", submission.organizationId),
+        data.get("organizations", principal.organizationId),
+        data.get("users", principal.userId),
+      ]);
       if (existingId !== undefined) return { response: await replay(data, existingId, principal, now) };
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =

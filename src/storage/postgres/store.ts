@@ -68,6 +68,8 @@ export class PostgresStore implements Store {
     /** The quoted schema identifier. */
     private readonly schema: string,
     private readonly reachability: Reachability,
+    /** Whether the pool's sessions run several statements sent as one query (pg's do; see `open`). */
+    private readonly batches: boolean,
   ) {}
 
   /** Connects and brings the schema up to date (creating it on first use). */
@@ -81,13 +83,17 @@ export class PostgresStore implements Store {
     const ownsPool = typeof connection === "string" || options.endPoolOnClose === true;
     const pool: SqlPool = typeof connection === "string" ? ownedPool(connection) : connection;
     const schema = `"${name}"`;
+    let batches: boolean;
     try {
-      await withSession(pool, (session) => migrate(session, schema));
+      batches = await withSession(pool, async (session) => {
+        await migrate(session, schema);
+        return runsSeveralStatements(session);
+      });
     } catch (error) {
       if (ownsPool) await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, ownsPool, schema, new Reachability(options.onAvailabilityChange));
+    return new PostgresStore(pool, ownsPool, schema, new Reachability(options.onAvailabilityChange), batches);
   }
 
   /** Runs `call`, reporting a lost database as `storeUnavailable` (see {@link Reachability}). */
@@ -141,18 +147,31 @@ export class PostgresStore implements Store {
    * exclusively, always in that order, so waiting writers never deadlock.
    */
   private writerLocks(partition: string | undefined): WriterLocks {
+    // The same statements with their values written in, for a query of several statements (which takes none):
+    // numbers, and the schema's quoted name, which holds only letters, digits and `_`.
+    const literal = (statement: Statement): string =>
+      statement.text.replace(/\$([0-9])/g, (_, n: string) => {
+        const value = statement.values[Number(n) - 1];
+        return typeof value === "number" ? String(value) : `'${value as string}'`;
+      });
+    const withLiterals = (lock: Statement, unlock: Statement): WriterLocks => ({
+      lock,
+      unlock,
+      lockThenBegin: `${literal(lock)}; COMMIT; BEGIN ISOLATION LEVEL SERIALIZABLE`,
+      commitThenUnlock: `COMMIT; ${literal(unlock)}`,
+    });
     if (partition === undefined) {
       const values = [WRITER_LOCK_CLASS, this.schema];
-      return {
-        lock: { text: "SELECT pg_advisory_lock($1, hashtext($2))", values },
-        unlock: { text: "SELECT pg_advisory_unlock($1, hashtext($2))", values },
-      };
+      return withLiterals(
+        { text: "SELECT pg_advisory_lock($1, hashtext($2))", values },
+        { text: "SELECT pg_advisory_unlock($1, hashtext($2))", values },
+      );
     }
     const values = [WRITER_LOCK_CLASS, this.schema, PARTITION_LOCK_CLASS, partitionKey(this.schema, partition)];
-    return {
-      lock: { text: "SELECT pg_advisory_lock_shared($1, hashtext($2)), pg_advisory_lock($3, $4)", values },
-      unlock: { text: "SELECT pg_advisory_unlock($3, $4), pg_advisory_unlock_shared($1, hashtext($2))", values },
-    };
+    return withLiterals(
+      { text: "SELECT pg_advisory_lock_shared($1, hashtext($2)), pg_advisory_lock($3, $4)", values },
+      { text: "SELECT pg_advisory_unlock($3, $4), pg_advisory_unlock_shared($1, hashtext($2))", values },
+    );
   }
 
   private async attempt<T>(
@@ -161,32 +180,54 @@ export class PostgresStore implements Store {
     locks: WriterLocks,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
-    // Taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
-    await session.query(locks.lock.text, locks.lock.values);
+    let unlocked = false;
     try {
-      return await this.serializable(session, markBroken, work);
+      // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's
+      // commit. A session that runs several statements in one query takes them and begins in one round trip
+      // (the COMMIT between ends the implicit transaction the locking ran in; session locks outlive it), and
+      // commits and unlocks in another.
+      if (this.batches) {
+        await session.query(locks.lockThenBegin);
+      } else {
+        await session.query(locks.lock.text, locks.lock.values);
+        await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+      }
+      return await this.serializable(
+        session,
+        markBroken,
+        work,
+        this.batches ? locks.commitThenUnlock : "COMMIT",
+        () => {
+          unlocked = this.batches;
+        },
+      );
     } finally {
-      try {
-        await session.query(locks.unlock.text, locks.unlock.values);
-      } catch {
-        // A session that cannot unlock is dropped: closing it releases the lock.
-        markBroken();
+      if (!unlocked) {
+        try {
+          await session.query(locks.unlock.text, locks.unlock.values);
+        } catch {
+          // A session that cannot unlock is dropped: closing it releases the lock.
+          markBroken();
+        }
       }
     }
   }
 
+  /** Runs `work` in the transaction begun on `session`, and commits with `commit`. */
   private async serializable<T>(
     session: SqlSession,
     markBroken: () => void,
     work: (tx: StoreTransaction) => Promise<T>,
+    commit: string,
+    committed: () => void,
   ): Promise<T> {
-    await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
     const tx = new PgTransaction(session, this.schema);
     try {
       const result = await work(tx);
       // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
       if (tx.failure !== undefined) throw tx.failure;
-      await session.query("COMMIT");
+      await session.query(commit);
+      committed();
       return result;
     } catch (error) {
       await rollback(session, markBroken);
@@ -320,6 +361,23 @@ interface Statement {
 interface WriterLocks {
   lock: Statement;
   unlock: Statement;
+  /** Takes the locks and begins the transaction, as one query. */
+  lockThenBegin: string;
+  /** Commits and gives the locks back, as one query. */
+  commitThenUnlock: string;
+}
+
+/**
+ * Whether `session` runs a query of several statements (the simple query protocol), answering with one result
+ * each, as pg does. An adapter that refuses one (PGlite's `query`) gets one statement per query.
+ */
+async function runsSeveralStatements(session: SqlSession): Promise<boolean> {
+  try {
+    const results: unknown = await session.query("SELECT 1 AS one; SELECT 2 AS two");
+    return Array.isArray(results) && results.length === 2;
+  } catch {
+    return false;
+  }
 }
 
 /**
