@@ -123,14 +123,19 @@ export class PostgresStore implements Store {
   }
 
   private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>, partition: string | undefined): Promise<T> {
-    const locks = this.writerLocks(partition);
+    let turn = partition;
     for (let attempt = 1; ; attempt++) {
+      const locks = this.writerLocks(turn);
       try {
-        return await this.writers.run(partition, () =>
+        return await this.writers.run(turn, () =>
           withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
         );
       } catch (error) {
         if (!isRetryable(error)) throw error;
+        // A partitioned writer conflicts with writers of other partitions when their rows share an index page
+        // (SERIALIZABLE tracks reads by page) or when they do touch the same rows. One that keeps conflicting
+        // runs alone, where no writer that takes turns can conflict with it, so a storm of conflicts ends.
+        if (attempt >= ALONE_AFTER) turn = undefined;
         if (attempt >= MAX_ATTEMPTS) {
           throw new CustodyError("ABORTED", `PostgresStore: the transaction kept conflicting (${attempt} attempts)`, {
             reason: "TRANSACTION_CONFLICT",
@@ -348,6 +353,9 @@ export class PostgresStore implements Store {
 
 /** The first key of the writers' advisory lock (the second is the schema's hash): "cust" in ASCII. */
 const WRITER_LOCK_CLASS = 0x63757374;
+/** Conflicting attempts after which a partitioned writer runs alone (see `withRetries`). */
+const ALONE_AFTER = 3;
+
 /** The first key of a partition's advisory lock (the second is {@link partitionKey}): "cusp" in ASCII. */
 const PARTITION_LOCK_CLASS = 0x63757370;
 

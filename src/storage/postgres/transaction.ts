@@ -193,36 +193,40 @@ export class PgTransaction implements StoreTransaction {
       throw scopeMove(collection, record.id, deletedScope, placement.scope);
     }
     const keys = Object.entries(placement.keys ?? {});
-    // One statement checks the keys and the scope a record with this id already has, and writes the record
-    // and its keys only when both pass, so a refused put leaves the transaction as it was. Keys the record held
-    // and no longer declares are dropped (put and delete keep the two tables together). A key held by a record
-    // with this id in another collection passes to this one, as in the other stores (entries name ids).
+    // One statement checks the keys, writes the record unless a key is held or a record with this id sits in
+    // another scope, and then its keys, so a refused put leaves the transaction as it was. Keys a replaced record
+    // held and no longer declares are dropped (put and delete keep the two tables together). A key held by a
+    // record with this id in another collection passes to this one, as in the other stores (entries name ids).
+    // Whether a record stood there comes from the insert itself (`xmax` is 0 on a row it inserted), not from a
+    // read: a read of a new id would lock the end of the index where every writer inserts its own new ids, and
+    // concurrent writers of other partitions would conflict there.
     const body = encodeRecord(record);
     const s = this.schema;
     const rows = await this.query(
       `WITH wanted AS (SELECT * FROM unnest($5::text[], $6::text[]) AS w(index_name, key)),
        held AS (SELECT u.index_name, u.key, u.id FROM ${s}.unique_keys AS u
                 JOIN wanted AS w ON u.index_name = w.index_name AND u.key = w.key WHERE u.id <> $2),
-       prior AS (SELECT scope FROM ${s}.records WHERE collection = $1 AND id = $2),
-       allowed AS (SELECT NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM prior WHERE scope <> $3) AS ok),
        written AS (
-         INSERT INTO ${s}.records (collection, id, scope, body) SELECT $1, $2, $3, $4 FROM allowed WHERE ok
+         INSERT INTO ${s}.records (collection, id, scope, body)
+         SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM held)
          ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
+         WHERE records.scope = EXCLUDED.scope
+         RETURNING xmax <> 0 AS replaced
        ),
        dropped AS (
-         DELETE FROM ${s}.unique_keys AS u WHERE u.collection = $1 AND u.id = $2 AND (SELECT ok FROM allowed)
+         DELETE FROM ${s}.unique_keys AS u WHERE (SELECT replaced FROM written) AND u.collection = $1 AND u.id = $2
          AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.index_name = u.index_name AND w.key = u.key)
        ),
        keyed AS (
          INSERT INTO ${s}.unique_keys (index_name, key, collection, id)
-         SELECT index_name, key, $1, $2 FROM wanted WHERE (SELECT ok FROM allowed)
+         SELECT index_name, key, $1, $2 FROM wanted WHERE EXISTS (SELECT 1 FROM written)
          ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id
        )
-       SELECT (SELECT scope FROM prior) AS prior_scope,
+       SELECT (SELECT replaced FROM written) AS replaced,
               (SELECT json_agg(json_build_array(index_name, key, id)) FROM held) AS held`,
       [collection, record.id, placement.scope, body, keys.map(([index]) => index), keys.map(([, key]) => key)],
     );
-    const answer = rows[0] as { prior_scope: string | null; held: [string, string, string][] | null };
+    const answer = rows[0] as { replaced: boolean | null; held: [string, string, string][] | null };
     if (answer.held !== null) {
       // Reported for the first key in the order given, as the other stores check them.
       const [index, key] = keys.find(([i, k]) => answer.held?.some(([hi, hk]) => hi === i && hk === k)) ?? [];
@@ -230,12 +234,16 @@ export class PgTransaction implements StoreTransaction {
       const [heldIndex, heldKey, heldBy] = holder as [string, string, string];
       throw new UniqueKeyViolation(heldIndex, heldKey, heldBy);
     }
-    const priorScope = answer.prior_scope ?? undefined;
-    if (priorScope !== undefined && priorScope !== placement.scope) {
-      throw scopeMove(collection, record.id, priorScope, placement.scope);
+    if (answer.replaced === null) {
+      // Nothing written and no key held: the record stands in another scope (rare, so read only now).
+      const prior = await this.query(`SELECT scope FROM ${s}.records WHERE collection = $1 AND id = $2`, [
+        collection,
+        record.id,
+      ]);
+      throw scopeMove(collection, record.id, String(prior[0]?.scope), placement.scope);
     }
     // Which keys named a replaced record is known only to the server: they are read again on demand.
-    if (priorScope !== undefined) this.forgetKeys();
+    if (answer.replaced) this.forgetKeys();
     this.records.set(pairKey(collection, record.id), Promise.resolve(decodeRecord(body)));
     for (const [index, key] of keys) this.keys.set(pairKey(index, key), Promise.resolve(record.id));
   }
