@@ -43,7 +43,7 @@ export interface PostgresStoreOptions {
  * Writers of different partitions run at once. A write with no partition runs alone: it takes the schema's
  * writer lock exclusively, which partitioned writers hold shared. SERIALIZABLE and the retry stay the
  * guarantee (writes of two trees that do meet, such as one name taken in both, conflict and are retried); the
- * locks only keep conflicts rare. A lock belongs to its session, so a process that dies mid-transaction
+ * locks only keep conflicts rare, and a partitioned write that conflicts three times runs alone. A lock belongs to its session, so a process that dies mid-transaction
  * releases it with its connection. Reads and claims take no turn.
  *
  * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
