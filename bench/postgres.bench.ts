@@ -163,10 +163,12 @@ async function instance(schema: string, organizations: { organizationId: string;
     execArgv: ["--import", "tsx"],
   });
   instances.push(child);
+  child.on("error", (error) => {
+    throw error;
+  });
   const answer = (message: object) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
+    new Promise<Record<string, unknown>>((resolve) => {
       child.once("message", (reply) => resolve(reply as Record<string, unknown>));
-      child.once("error", reject);
       child.send(message);
     });
   await answer({ organizations, keyEncryptionKey: [...keyEncryptionKey] });

@@ -127,11 +127,14 @@ export class PostgresStore implements Store {
     for (let attempt = 1; ; attempt++) {
       const locks = this.writerLocks(turn);
       try {
-        return await this.writers.run(turn, () =>
+        const result = await this.writers.run(turn, () =>
           withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
         );
+        this.writers.committed();
+        return result;
       } catch (error) {
         if (!isRetryable(error)) throw error;
+        this.writers.conflicted();
         // A partitioned writer conflicts with writers of other partitions when their rows share an index page
         // (SERIALIZABLE tracks reads by page) or when they do touch the same rows. One that keeps conflicting
         // runs alone, where no writer that takes turns can conflict with it, so a storm of conflicts ends.
