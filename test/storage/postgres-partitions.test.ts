@@ -150,6 +150,8 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     const order: string[] = [];
     const holding = partitioned.transaction(
       async (tx) => {
+        // A transaction takes its locks with its first statement.
+        await tx.get("things", "a");
         inside.resolve();
         await finish.promise;
         await tx.put("things", { id: "a" }, { scope: "s" });
@@ -159,8 +161,9 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     );
     await inside.promise;
     const waiting = whole.transaction(async (tx) => {
-      order.push("whole");
+      // Its first statement waits for the schema's lock.
       await tx.put("things", { id: "b" }, { scope: "s" });
+      order.push("whole");
     });
     // The unpartitioned writer's session is seen waiting for the schema's lock before the other one ends.
     const watcher = new pg.Client({ connectionString: serverUrl });

@@ -157,7 +157,29 @@ describe(`PostgresStore (${postgresKind})`, () => {
       undefined,
       [{ id: "a", v: 1 }],
     ]);
-    expect(statements.filter((text) => text.startsWith("SELECT"))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes(" AS ord"))).toHaveLength(1);
+    await store.close();
+  });
+
+  it("finds records whose ids hold quotes, backslashes and placeholders by a transaction's first read", async () => {
+    const { connection, schema } = await testDatabase();
+    const store = await PostgresStore.open(connection, { schema });
+    const ids = ["it's", "back\\slash", "$1 and $2", "E'\\x00'", "naïve 😀"];
+    await store.transaction(async (tx) => {
+      for (const id of ids) await tx.put("things", { id }, { scope: "s'\\", keys: { byName: `name ${id}` } });
+    });
+    for (const id of ids) {
+      // Each the first statement of its transaction, alone and among others.
+      expect(await store.read((r) => r.get("things", id))).toEqual({ id });
+      expect(await store.read((r) => Promise.all([r.lookup("byName", `name ${id}`), r.get("things", id)]))).toEqual([
+        id,
+        { id },
+      ]);
+      expect(await store.transaction((tx) => tx.lookup("byName", `name ${id}`))).toBe(id);
+    }
+    expect((await store.read((r) => r.list("things", "s'\\", { after: "$1" }))).map((x) => x.id).sort()).toEqual(
+      ids.filter((id) => id > "$1").sort(),
+    );
     await store.close();
   });
 

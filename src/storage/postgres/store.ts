@@ -188,29 +188,41 @@ export class PostgresStore implements Store {
     locks: WriterLocks,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
+    // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
+    // A session that runs several statements in one query sends the locks and BEGIN with the transaction's first
+    // statement (the COMMIT between ends the implicit transaction the locking ran in, and session locks outlive
+    // it; the snapshot is taken by that first statement), and the COMMIT with the unlocks. A transaction that
+    // sent nothing then took no lock and has nothing to commit.
+    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined);
     let unlocked = false;
     try {
-      // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's
-      // commit. A session that runs several statements in one query takes them and begins in one round trip
-      // (the COMMIT between ends the implicit transaction the locking ran in; session locks outlive it), and
-      // commits and unlocks in another.
-      if (this.batches) {
-        await session.query(locks.lockThenBegin);
-      } else {
+      if (!this.batches) {
         await session.query(locks.lock.text, locks.lock.values);
         await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
       }
-      return await this.serializable(
-        session,
-        markBroken,
-        work,
-        this.batches ? locks.commitThenUnlock : "COMMIT",
-        () => {
-          unlocked = this.batches;
-        },
-      );
+      try {
+        const result = await work(tx);
+        // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
+        if (tx.failure !== undefined) throw tx.failure;
+        if (!tx.opened) {
+          unlocked = true;
+        } else if (this.batches) {
+          await session.query(locks.commitThenUnlock);
+          unlocked = true;
+        } else {
+          await session.query("COMMIT");
+        }
+        return result;
+      } catch (error) {
+        if (tx.opened) await rollback(session, markBroken);
+        // The callback's error may be a consequence of what its queries met (it may have caught their error and
+        // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
+        // outage to report rather than whatever the callback made of it.
+        throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
+      }
     } finally {
-      if (!unlocked) {
+      tx.finish();
+      if (tx.opened && !unlocked) {
         try {
           await session.query(locks.unlock.text, locks.unlock.values);
         } catch {
@@ -221,46 +233,23 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Runs `work` in the transaction begun on `session`, and commits with `commit`. */
-  private async serializable<T>(
-    session: SqlSession,
-    markBroken: () => void,
-    work: (tx: StoreTransaction) => Promise<T>,
-    commit: string,
-    committed: () => void,
-  ): Promise<T> {
-    const tx = new PgTransaction(session, this.schema);
-    try {
-      const result = await work(tx);
-      // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
-      if (tx.failure !== undefined) throw tx.failure;
-      await session.query(commit);
-      committed();
-      return result;
-    } catch (error) {
-      await rollback(session, markBroken);
-      // The callback's error may be a consequence of what its queries met (it may have caught their error and
-      // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
-      // outage to report rather than whatever the callback made of it.
-      throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
-    } finally {
-      tx.finish();
-    }
-  }
-
-  /** Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts). */
+  /**
+   * Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts).
+   * A session that runs several statements in one query begins it with the first read.
+   */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
+    const begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
     return this.reach(() =>
       withSession(this.pool, async (session, markBroken) => {
-        await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const reader = new PgTransaction(session, this.schema);
+        if (!this.batches) await session.query(begin);
+        const reader = new PgTransaction(session, this.schema, this.batches ? begin : undefined);
         try {
           const result = await work(reader);
-          await session.query("COMMIT");
+          if (reader.opened) await session.query("COMMIT");
           return result;
         } catch (error) {
-          await rollback(session, markBroken);
+          if (reader.opened) await rollback(session, markBroken);
           throw connectionLossReason(reader.failure) !== undefined ? reader.failure : error;
         } finally {
           reader.finish();

@@ -3,6 +3,8 @@
  *
  * @module
  */
+
+import pg from "pg";
 import { CustodyError } from "../../common/errors.js";
 import { assertStorable, holdsNul } from "../storable.js";
 import {
@@ -12,7 +14,7 @@ import {
   type StoreTransaction,
   UniqueKeyViolation,
 } from "../store.js";
-import type { SqlSession } from "./client.js";
+import type { SqlResult, SqlSession } from "./client.js";
 import { decodeRecord, encodeRecord } from "./records.js";
 
 /**
@@ -47,7 +49,25 @@ export class PgTransaction implements StoreTransaction {
     private readonly session: SqlSession,
     /** The quoted schema identifier. */
     private readonly schema: string,
+    /**
+     * What opens the transaction (BEGIN, and for a writer its locks), to send in one query with the first
+     * statement: only for a session that runs several statements in one query. Without it, the caller has
+     * opened the transaction already.
+     */
+    private opening?: string,
   ) {}
+
+  /** Whether the transaction was opened (or the opening sent): it then needs a COMMIT or a ROLLBACK. */
+  get opened(): boolean {
+    return this.opening === undefined;
+  }
+
+  /** The opening not sent yet, now taken to be sent. */
+  private takeOpening(): string | undefined {
+    const opening = this.opening;
+    this.opening = undefined;
+    return opening;
+  }
 
   private assertOpen(): void {
     if (!this.open) {
@@ -76,7 +96,13 @@ export class PgTransaction implements StoreTransaction {
     // Reads asked for after this statement must see what it does: they start a batch of their own.
     this.batch = undefined;
     try {
-      return (await this.inOrder(() => this.session.query(text, values))).rows;
+      return (
+        await this.inOrder(async () => {
+          const opening = this.takeOpening();
+          if (opening !== undefined) await this.session.query(opening);
+          return this.session.query(text, values);
+        })
+      ).rows;
     } catch (error) {
       this.failure ??= error;
       throw error;
@@ -112,7 +138,7 @@ export class PgTransaction implements StoreTransaction {
   private async runBatch(batch: readonly PendingRead[]): Promise<void> {
     if (batch.length === 1) {
       const [only] = batch as [PendingRead];
-      only.resolve((await this.session.query(only.text, only.values)).rows as unknown as ReadRow[]);
+      only.resolve((await this.send(only.text, only.values)) as unknown as ReadRow[]);
       return;
     }
     // One UNION ALL of the reads, each tagged with its place in the batch, its placeholders renumbered.
@@ -123,12 +149,24 @@ export class PgTransaction implements StoreTransaction {
       const text = read.text.replace(/\$([0-9]+)/g, (_, i: string) => `$${Number(i) + offset}`);
       return `SELECT ${n} AS read, r.* FROM (${text}) AS r`;
     });
-    const { rows } = await this.session.query(parts.join(" UNION ALL "), values);
+    const rows = await this.send(parts.join(" UNION ALL "), values);
     const answers = batch.map((): ReadRow[] => []);
     for (const row of rows) answers[row.read as number]?.push(row as unknown as ReadRow);
     batch.forEach((read, n) => {
       read.resolve((answers[n] as ReadRow[]).sort((a, b) => Number(a.ord) - Number(b.ord)));
     });
+  }
+
+  /**
+   * Sends a read, after the transaction's opening when that is still to be sent: then in the same query, its
+   * values written into the text (a query of several statements takes none) by pg's own quoting.
+   */
+  private async send(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const opening = this.takeOpening();
+    if (opening === undefined) return (await this.session.query(text, values)).rows;
+    const inline = text.replace(/\$([0-9]+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+    const results = (await this.session.query(`${opening}; ${inline}`)) as unknown as SqlResult[];
+    return (results[results.length - 1] as SqlResult).rows;
   }
 
   async get(collection: string, id: string): Promise<StoredRecord | undefined> {
@@ -292,6 +330,13 @@ interface PendingRead {
   values: unknown[];
   resolve: (rows: ReadRow[]) => void;
   reject: (error: unknown) => void;
+}
+
+/** A read's value as SQL: a whole number as it is, a string quoted by pg (which minds backslashes). */
+function literal(value: unknown): string {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  throw new TypeError(`PostgresStore: cannot write ${typeof value} into a statement`);
 }
 
 function scopeMove(collection: string, id: string, from: string, to: string): CustodyError {
