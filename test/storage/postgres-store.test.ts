@@ -5,6 +5,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStore, type SqlPool } from "../../src/storage/postgres/index.js";
+import { UniqueKeyViolation } from "../../src/storage/store.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { postgresKind, queryDatabase, serverUrl, testDatabase } from "../support/postgres.js";
 
@@ -165,21 +166,38 @@ describe(`PostgresStore (${postgresKind})`, () => {
     const { connection, schema } = await testDatabase();
     const store = await PostgresStore.open(connection, { schema });
     const ids = ["it's", "back\\slash", "$1 and $2", "E'\\x00'", "naïve 😀"];
-    await store.transaction(async (tx) => {
-      for (const id of ids) await tx.put("things", { id }, { scope: "s'\\", keys: { byName: `name ${id}` } });
-    });
+    // Written together as the transaction's first statements (one query on a server session), body and keys too.
+    await store.transaction((tx) =>
+      Promise.all(
+        ids.map((id) =>
+          tx.put("things", { id, note: `${id} \\' $1` }, { scope: "s'\\", keys: { byName: `name ${id}` } }),
+        ),
+      ),
+    );
     for (const id of ids) {
       // Each the first statement of its transaction, alone and among others.
-      expect(await store.read((r) => r.get("things", id))).toEqual({ id });
+      expect(await store.read((r) => r.get("things", id))).toEqual({ id, note: `${id} \\' $1` });
       expect(await store.read((r) => Promise.all([r.lookup("byName", `name ${id}`), r.get("things", id)]))).toEqual([
         id,
-        { id },
+        { id, note: `${id} \\' $1` },
       ]);
       expect(await store.transaction((tx) => tx.lookup("byName", `name ${id}`))).toBe(id);
     }
     expect((await store.read((r) => r.list("things", "s'\\", { after: "$1" }))).map((x) => x.id).sort()).toEqual(
       ids.filter((id) => id > "$1").sort(),
     );
+    // Writes fired together run in call order: the second, wanting the key the first just took, is refused alone.
+    const outcomes = await store.transaction((tx) =>
+      Promise.allSettled([
+        tx.put("things", { id: "first" }, { scope: "t", keys: { byName: "contested" } }),
+        tx.put("things", { id: "second" }, { scope: "t", keys: { byName: "contested" } }),
+        tx.put("things", { id: "third" }, { scope: "t" }),
+      ]),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(UniqueKeyViolation);
+    expect((await store.read((r) => r.list("things", "t"))).map((x) => x.id)).toEqual(["first", "third"]);
+    expect(await store.read((r) => r.lookup("byName", "contested"))).toBe("first");
     await store.close();
   });
 

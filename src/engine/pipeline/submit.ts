@@ -298,8 +298,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         answered = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
         activity = { ...answered, result: redactResult(result, version) };
       }
-      await data.put("activities", activity);
-      await data.put("policyEvaluations", evaluation);
+      // Together, so that a store may send them in one round trip.
+      await Promise.all([data.put("activities", activity), data.put("policyEvaluations", evaluation)]);
       // Secret result members (a session JWT) reach the submitter in this response only.
       return {
         response: { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) },

@@ -193,7 +193,7 @@ export class PostgresStore implements Store {
     // statement (the COMMIT between ends the implicit transaction the locking ran in, and session locks outlive
     // it; the snapshot is taken by that first statement), and the COMMIT with the unlocks. A transaction that
     // sent nothing then took no lock and has nothing to commit.
-    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined);
+    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, this.batches);
     let unlocked = false;
     try {
       if (!this.batches) {

@@ -44,6 +44,8 @@ export class PgTransaction implements StoreTransaction {
   private queue: Promise<unknown> = Promise.resolve();
   /** Reads asked for since the session's last statement was queued: they go to the server as one statement. */
   private batch: PendingRead[] | undefined;
+  /** Writes asked for since the session's last statement was queued: they go to the server as one query. */
+  private writes: PendingWrite[] | undefined;
 
   constructor(
     private readonly session: SqlSession,
@@ -55,6 +57,8 @@ export class PgTransaction implements StoreTransaction {
      * opened the transaction already.
      */
     private opening?: string,
+    /** Whether the session runs several statements sent as one query (then writes fired together share one). */
+    private readonly severalStatements = false,
   ) {}
 
   /** Whether the transaction was opened (or the opening sent): it then needs a COMMIT or a ROLLBACK. */
@@ -93,8 +97,9 @@ export class PgTransaction implements StoreTransaction {
 
   private async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
     this.assertOpen();
-    // Reads asked for after this statement must see what it does: they start a batch of their own.
+    // Reads and writes asked for after this statement must see what it does: they start batches of their own.
     this.batch = undefined;
+    this.writes = undefined;
     try {
       return (
         await this.inOrder(async () => {
@@ -123,6 +128,7 @@ export class PgTransaction implements StoreTransaction {
       }
       const batch = [read];
       this.batch = batch;
+      this.writes = undefined;
       void this.inOrder(async () => {
         if (this.batch === batch) this.batch = undefined;
         try {
@@ -132,6 +138,51 @@ export class PgTransaction implements StoreTransaction {
           for (const each of batch) each.reject(error);
         }
       });
+    });
+  }
+
+  /**
+   * Runs a write statement. On a session that runs several statements in one query, writes asked for before the
+   * session is free (a `Promise.all`) go in one query, in call order, each statement seeing those before it.
+   */
+  private write(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    if (!this.severalStatements) return this.query(text, values);
+    this.assertOpen();
+    return new Promise((resolve, reject) => {
+      const write: PendingWrite = { text, values, resolve, reject };
+      if (this.writes !== undefined) {
+        this.writes.push(write);
+        return;
+      }
+      const writes = [write];
+      this.writes = writes;
+      this.batch = undefined;
+      void this.inOrder(async () => {
+        if (this.writes === writes) this.writes = undefined;
+        try {
+          await this.runWrites(writes);
+        } catch (error) {
+          this.failure ??= error;
+          for (const each of writes) each.reject(error);
+        }
+      });
+    });
+  }
+
+  private async runWrites(writes: readonly PendingWrite[]): Promise<void> {
+    if (writes.length === 1) {
+      const [only] = writes as [PendingWrite];
+      only.resolve(await this.send(only.text, only.values));
+      return;
+    }
+    const texts = writes.map((write) => inline(write.text, write.values));
+    const opening = this.takeOpening();
+    const results = (await this.session.query(
+      (opening === undefined ? texts : [opening, ...texts]).join("; "),
+    )) as unknown as SqlResult[];
+    const own = results.slice(results.length - writes.length);
+    writes.forEach((write, n) => {
+      write.resolve((own[n] as SqlResult).rows);
     });
   }
 
@@ -164,8 +215,7 @@ export class PgTransaction implements StoreTransaction {
   private async send(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
     const opening = this.takeOpening();
     if (opening === undefined) return (await this.session.query(text, values)).rows;
-    const inline = text.replace(/\$([0-9]+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-    const results = (await this.session.query(`${opening}; ${inline}`)) as unknown as SqlResult[];
+    const results = (await this.session.query(`${opening}; ${inline(text, values)}`)) as unknown as SqlResult[];
     return (results[results.length - 1] as SqlResult).rows;
   }
 
@@ -240,7 +290,7 @@ export class PgTransaction implements StoreTransaction {
     // concurrent writers of other partitions would conflict there.
     const body = encodeRecord(record);
     const s = this.schema;
-    const rows = await this.query(
+    const rows = await this.write(
       `WITH wanted AS (SELECT * FROM unnest($5::text[], $6::text[]) AS w(index_name, key)),
        held AS (SELECT u.index_name, u.key, u.id FROM ${s}.unique_keys AS u
                 JOIN wanted AS w ON u.index_name = w.index_name AND u.key = w.key WHERE u.id <> $2),
@@ -332,10 +382,27 @@ interface PendingRead {
   reject: (error: unknown) => void;
 }
 
-/** A read's value as SQL: a whole number as it is, a string quoted by pg (which minds backslashes). */
+/** A write waiting for its batch to be sent. */
+interface PendingWrite {
+  text: string;
+  values: unknown[];
+  resolve: (rows: Record<string, unknown>[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** `text` with its placeholders replaced by their values written as SQL (for a query of several statements). */
+function inline(text: string, values: readonly unknown[]): string {
+  return text.replace(/\$([0-9]+)/g, (_, n: string) => literal(values[Number(n) - 1]));
+}
+
+/**
+ * A value as SQL: a whole number as it is, a string quoted by pg (which minds backslashes), an array of strings
+ * as a text array.
+ */
 function literal(value: unknown): string {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   if (typeof value === "string") return pg.escapeLiteral(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
   throw new TypeError(`PostgresStore: cannot write ${typeof value} into a statement`);
 }
 
