@@ -1,24 +1,26 @@
 /**
- * Committed activities per second on PostgresStore, next to MemoryStore and FileStore in the same run: 1 and
- * 32 submitters, on one instance and on two. "Two instances" are two engines in this one process, each with
- * its own PostgresStore (its own connection pool) on one schema, the submitters alternating between them: the
- * database sees two independent clients, but they share this process's CPU. Each activity is a
- * `create_private_key_tag` (a tag, an activity and an evaluation record in one SERIALIZABLE transaction).
+ * Committed activities per second on PostgresStore, beside the reference the issue's targets name, measured on
+ * the same server in the same run: raw one-row INSERT transactions per second (autocommit, one round trip each)
+ * from 1 and from 32 clients. Each activity is a `create_private_key_tag` (a tag, an activity and an evaluation
+ * record in one SERIALIZABLE transaction), submitted in process through `engine.as(...)`.
+ *
+ * Rows: 1 submitter against raw INSERTs from 1 client; 32 submitters spread over 8 organizations against raw
+ * INSERTs from 32 clients; 32 submitters over 8 organizations against 32 on one (what partitions add); two
+ * processes on one schema against one (each process an instance with its own pool and 32 submitters over the
+ * same 8 organizations, `postgres-instance.ts`); MemoryStore beside PostgresStore for scale; and the statements
+ * and round trips one activity costs (counted through the store's pool).
  *
  * Needs a PostgreSQL server: `CUSTODIAN_PG_URL`, else `postgres://postgres@127.0.0.1:5432/test`; without one it
- * prints why and measures nothing. Each run uses a schema of its own, dropped at the end.
+ * prints why and measures nothing. Each run uses schemas of its own, dropped at the end.
  *
- * Run: `npx tsx bench/postgres.bench.ts` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
+ * Run: `npx tsx bench/postgres.bench.ts` after `npm run build` (see `harness.ts` for `BENCH_MS`, `BENCH_ROUNDS`).
  */
+import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
-import { FileStore } from "../dist/file.js";
 import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
-import { PostgresStore } from "../dist/postgres.js";
-import { BenchReport, type Workload } from "./harness.js";
+import { PostgresStore, type SqlPool } from "../dist/postgres.js";
+import { BenchReport, ROUND_MS, ROUNDS, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
 
 const url = process.env.CUSTODIAN_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -45,37 +47,70 @@ if (unreachable !== undefined) {
 const report = new BenchReport("postgres");
 const opened: Store[] = [];
 const engines: CustodyEngine[] = [];
-const directories: string[] = [];
+const pools: pg.Pool[] = [];
 const schemas: string[] = [];
+const instances: ChildProcess[] = [];
 
-/** Tags committed through `stores` (one engine each, on one organization), submitters taking turns between them. */
-async function tagWorkload(stores: Store[], label: string, inFlight: number): Promise<Workload> {
-  const opened = [];
-  for (const store of stores) {
-    const engine = new CustodyEngine({ store, keyEncryptionKey });
-    engines.push(engine);
-    // One at a time: the first seals the engine's keys into the store, the others find them.
-    await engine.open();
-    opened.push(engine);
+function freshSchema(): string {
+  const schema = `bench_${randomBytes(6).toString("hex")}`;
+  schemas.push(schema);
+  return schema;
+}
+
+/** Raw one-row INSERT transactions from `clients` clients: the reference the targets name. */
+async function rawInserts(clients: number): Promise<Workload> {
+  const schema = freshSchema();
+  const pool = new pg.Pool({ connectionString: url, max: clients });
+  pools.push(pool);
+  await pool.query(`CREATE SCHEMA "${schema}"`);
+  await pool.query(`CREATE TABLE "${schema}".rows (id bigserial PRIMARY KEY, body text NOT NULL)`);
+  const insert = `INSERT INTO "${schema}".rows (body) VALUES ($1)`;
+  const body = JSON.stringify({ id: "x".repeat(36), value: "y".repeat(200) });
+  return {
+    label: `raw INSERT, ${clients} ${clients === 1 ? "client" : "clients"}`,
+    inFlight: clients,
+    run: () => pool.query(insert, [body]),
+  };
+}
+
+/** `count` top-level organizations with a root user each, created through `engine`. */
+async function organizationsOn(
+  engine: CustodyEngine,
+  count: number,
+): Promise<{ organizationId: string; userId: string }[]> {
+  const organizations = [];
+  for (let n = 0; n < count; n++) {
+    const { organizationId, rootUserIds } = await engine.createOrganization({
+      organizationName: `bench ${n}`,
+      rootUsers: [
+        {
+          userName: "root",
+          apiKeys: [{ apiKeyName: "k", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
+        },
+      ],
+    });
+    organizations.push({ organizationId, userId: rootUserIds[0] as string });
   }
-  const [first] = opened as [CustodyEngine];
-  const { organizationId, rootUserIds } = await first.createOrganization({
-    organizationName: "bench",
-    rootUsers: [
-      {
-        userName: "root",
-        apiKeys: [{ apiKeyName: "k", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
-      },
-    ],
-  });
-  const roots = opened.map((engine) => engine.as({ userId: rootUserIds[0] as string }));
+  return organizations;
+}
+
+/** Tags committed through one engine on `store`, `inFlight` submitters spread over `organizations` organizations. */
+async function tagWorkload(store: Store, label: string, inFlight: number, organizations: number): Promise<Workload> {
+  const engine = new CustodyEngine({ store, keyEncryptionKey });
+  engines.push(engine);
+  await engine.open();
+  const views = (await organizationsOn(engine, organizations)).map(({ organizationId, userId }) => ({
+    organizationId,
+    root: engine.as({ userId }),
+  }));
   let next = 0;
   return {
     label,
     inFlight,
     run: () => {
       const n = next++;
-      return (roots[n % roots.length] as (typeof roots)[number]).createPrivateKeyTag({
+      const { organizationId, root } = views[n % views.length] as (typeof views)[number];
+      return root.createPrivateKeyTag({
         organizationId,
         parameters: { privateKeyTagName: `tag-${n}`, privateKeyIds: [] },
       });
@@ -83,52 +118,138 @@ async function tagWorkload(stores: Store[], label: string, inFlight: number): Pr
   };
 }
 
-/** `count` PostgresStores on one fresh schema (their own pools): one instance each. */
-async function postgres(count: number): Promise<Store[]> {
-  const schema = `bench_${randomBytes(6).toString("hex")}`;
-  schemas.push(schema);
-  const stores: Store[] = [];
-  for (let i = 0; i < count; i++) stores.push(await PostgresStore.open(url, { schema }));
-  opened.push(...stores);
-  return stores;
-}
-
-async function fileStore(): Promise<Store> {
-  const directory = mkdtempSync(join(tmpdir(), "custodian-bench-"));
-  directories.push(directory);
-  const store = await FileStore.open(directory);
+async function postgres(pool?: SqlPool): Promise<Store> {
+  const store = await PostgresStore.open(pool ?? url, { schema: freshSchema(), endPoolOnClose: true });
   opened.push(store);
   return store;
 }
 
+/** A pool that counts the queries (round trips) and the statements the store sends through it. */
+function countingPool(): { pool: SqlPool; counts: { roundTrips: number; statements: number } } {
+  const inner = new pg.Pool({ connectionString: url });
+  const counts = { roundTrips: 0, statements: 0 };
+  const pool: SqlPool = {
+    async connect() {
+      const session = await inner.connect();
+      return {
+        query: (text: string, values?: unknown[]) => {
+          counts.roundTrips++;
+          // Only the store's own multi-statement queries (advisory locks with BEGIN and COMMIT) hold "; ".
+          counts.statements += text.split("; ").length;
+          return session.query(text, values);
+        },
+        release: (destroy?: boolean | Error) => session.release(destroy),
+      };
+    },
+    end: () => inner.end(),
+  };
+  return { pool, counts };
+}
+
+/** Statements and round trips per activity, counted over `activities` activities after a warm-up. */
+async function costPerActivity(activities: number): Promise<{ roundTrips: number; statements: number }> {
+  const { pool, counts } = countingPool();
+  const workload = await tagWorkload(await postgres(pool), "counted", 1, 1);
+  for (let n = 0; n < 5; n++) await workload.run();
+  counts.roundTrips = 0;
+  counts.statements = 0;
+  for (let n = 0; n < activities; n++) await workload.run();
+  return { roundTrips: counts.roundTrips / activities, statements: counts.statements / activities };
+}
+
+/** Starts an instance process on `schema` and waits until its engine is open. */
+async function instance(schema: string, organizations: { organizationId: string; userId: string }[]) {
+  const child = fork(new URL("./postgres-instance.ts", import.meta.url).pathname, [url, schema], {
+    execArgv: ["--import", "tsx"],
+  });
+  instances.push(child);
+  child.on("error", (error) => {
+    throw error;
+  });
+  const answer = (message: object) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      child.once("message", (reply) => resolve(reply as Record<string, unknown>));
+      child.send(message);
+    });
+  await answer({ organizations, keyEncryptionKey: [...keyEncryptionKey] });
+  return {
+    /** Activities per second committed by this process with `inFlight` submitters over `ms`. */
+    rate: async (ms: number, inFlight: number) => ((await answer({ ms, inFlight })).activities as number) / (ms / 1000),
+  };
+}
+
+/** Two instance processes on one schema against one, 32 submitters each over the same 8 organizations. */
+async function processes(): Promise<void> {
+  const store = await postgres();
+  const engine = new CustodyEngine({ store, keyEncryptionKey });
+  engines.push(engine);
+  await engine.open();
+  const organizations = await organizationsOn(engine, 8);
+  const schema = schemas[schemas.length - 1] as string;
+  const [first, second] = await Promise.all([instance(schema, organizations), instance(schema, organizations)]);
+  await first.rate(ROUND_MS / 2, 32);
+  await Promise.all([first.rate(ROUND_MS / 2, 32), second.rate(ROUND_MS / 2, 32)]);
+  const one: number[] = [];
+  const two: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    one.push(await first.rate(ROUND_MS, 32));
+    const rates = await Promise.all([first.rate(ROUND_MS, 32), second.rate(ROUND_MS, 32)]);
+    two.push(rates[0] + rates[1]);
+  }
+  report.measured(
+    "PostgresStore, two processes on one schema vs one, 32 submitters each over 8 organizations",
+    { label: "two processes", samples: two },
+    { label: "one process", samples: one },
+    "ops/s",
+    { op: ">=", value: 1.6 },
+  );
+  for (const child of instances) child.send({ stop: true });
+}
+
 try {
+  const cost = await costPerActivity(50);
+  report.measured(
+    "PostgresStore, round trips per activity (1 submitter)",
+    { label: "round trips", samples: [cost.roundTrips] },
+    { label: "one-row INSERT transaction", samples: [1] },
+    "round trips",
+  );
+  report.measured(
+    "PostgresStore, statements per activity (1 submitter)",
+    { label: "statements", samples: [cost.statements] },
+    { label: "one-row INSERT transaction", samples: [1] },
+    "statements",
+  );
+  await report.compare(
+    "PostgresStore, 1 submitter vs raw INSERT, 1 client",
+    await tagWorkload(await postgres(), "PostgresStore, 1 submitter", 1, 1),
+    await rawInserts(1),
+    { op: ">=", value: 0.25 },
+  );
+  await report.compare(
+    "PostgresStore, 32 submitters over 8 organizations vs raw INSERT, 32 clients",
+    await tagWorkload(await postgres(), "PostgresStore, 32 submitters, 8 organizations", 32, 8),
+    await rawInserts(32),
+    { op: ">=", value: 0.25 },
+  );
+  await report.compare(
+    "PostgresStore, 32 submitters: 8 organizations vs 1",
+    await tagWorkload(await postgres(), "8 organizations", 32, 8),
+    await tagWorkload(await postgres(), "1 organization", 32, 1),
+  );
+  await processes();
   for (const submitters of [1, 32]) {
-    const plural = submitters === 1 ? "submitter" : "submitters";
     await report.compare(
-      `PostgresStore vs MemoryStore, ${submitters} ${plural}`,
-      await tagWorkload(await postgres(1), "PostgresStore", submitters),
-      await tagWorkload([new MemoryStore()], "MemoryStore", submitters),
-    );
-    await report.compare(
-      `PostgresStore vs FileStore, ${submitters} ${plural}`,
-      await tagWorkload(await postgres(1), "PostgresStore", submitters),
-      await tagWorkload([await fileStore()], "FileStore", submitters),
-    );
-    await report.compare(
-      `PostgresStore, two instances vs one (in one process), ${submitters} ${plural}`,
-      await tagWorkload(await postgres(2), "two instances", submitters),
-      await tagWorkload(await postgres(1), "one instance", submitters),
+      `PostgresStore vs MemoryStore, ${submitters} ${submitters === 1 ? "submitter" : "submitters over 8 organizations"}`,
+      await tagWorkload(await postgres(), "PostgresStore", submitters, submitters === 1 ? 1 : 8),
+      await tagWorkload(new MemoryStore(), "MemoryStore", submitters, submitters === 1 ? 1 : 8),
     );
   }
-  await report.compare(
-    "PostgresStore, 32 submitters vs 1",
-    await tagWorkload(await postgres(1), "32 submitters", 32),
-    await tagWorkload(await postgres(1), "1 submitter", 1),
-  );
 } finally {
+  for (const child of instances) if (child.connected) child.kill();
   for (const engine of engines) await engine.close();
   for (const store of opened) await store.close();
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  for (const pool of pools) await pool.end();
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();

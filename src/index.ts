@@ -79,6 +79,7 @@ export type {
   StoredRecord,
   StoreReader,
   StoreTransaction,
+  TransactionOptions,
 } from "./storage/store.js";
 export { isStoreUnavailable, STORE_UNAVAILABLE, storeUnavailable, UniqueKeyViolation } from "./storage/store.js";
 export type { WebhookDeliverySettings } from "./webhooks/retry.js";

@@ -32,6 +32,7 @@ import type { WebhookDeliverySettings } from "../webhooks/retry.js";
 import { Webhooks } from "../webhooks/service.js";
 import { KeyedLock } from "./pipeline/keyed-lock.js";
 import type { PipelineCore } from "./pipeline/submission.js";
+import { OrganizationTrees } from "./pipeline/trees.js";
 
 /** Options of {@link CustodyEngine}. Every member is optional. */
 export interface CustodyEngineOptions {
@@ -211,6 +212,7 @@ export class EngineCore implements PipelineCore {
   readonly ids: IdGenerator;
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
+  readonly trees = new OrganizationTrees();
   /** Settles broadcast transactions as their chains include or fail them. */
   readonly sendTracker: SendStatusTracker;
   /** Reports balance changes of subscribed organizations' wallet addresses. */

@@ -323,7 +323,10 @@ export class CustodyEngine {
     const { confirm, signCountUpdate } = await core.store.read((reader) => authenticate(new DataReader(reader), input));
     const principal = await confirm();
     if (signCountUpdate !== undefined) {
-      await core.store.transaction((tx) => recordSignCount(new DataWriter(tx), signCountUpdate));
+      await core.store.transaction(
+        (tx) => recordSignCount(new DataWriter(tx), signCountUpdate),
+        core.trees.transactionOptions(principal.organizationId),
+      );
     }
     return principal;
   }

@@ -83,6 +83,23 @@ export interface ClaimOptions {
 }
 
 /**
+ * Options of one {@link Store.transaction}. All are hints: they may make a store faster, never change what a
+ * transaction sees or does.
+ */
+export interface TransactionOptions {
+  /**
+   * The partition the transaction writes in: for the engine, the organization tree (the id of its top-level
+   * organization). A store may then run transactions of different partitions at once and make those of one
+   * partition take turns, since these write the same rows (a tree's shared indexes) and would conflict. The
+   * hint never weakens isolation: a transaction that writes outside its partition, or a wrong hint, is still
+   * serializable, only likelier to conflict and be retried. Without it a store treats the transaction as
+   * touching anything (with PostgresStore: it waits for every partition's writers, and they for it).
+   * MemoryStore and FileStore ignore it: their writers take turns anyway, in one process.
+   */
+  partition?: string;
+}
+
+/**
  * A transactional store. One backed by a service (a database) throws {@link storeUnavailable} from any call while
  * the service cannot be reached; the call then changed nothing.
  */
@@ -90,8 +107,9 @@ export interface Store {
   /**
    * Runs `work` in a transaction that commits when it resolves and rolls back, leaving the store exactly as
    * before, when it throws. Concurrent transactions are serializable: none sees another's uncommitted writes.
+   * `options` are hints (see {@link TransactionOptions}).
    */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs `work` against a consistent view of committed data. */
   read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T>;
   /**

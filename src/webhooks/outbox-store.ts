@@ -16,6 +16,7 @@ import type {
   StoredRecord,
   StoreReader,
   StoreTransaction,
+  TransactionOptions,
 } from "../storage/store.js";
 import {
   type EnqueueContext,
@@ -81,7 +82,7 @@ export class OutboxStore implements Store {
     private readonly hooks: OutboxHooks,
   ) {}
 
-  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
     let queued = 0;
     const result = await this.inner.transaction(async (tx) => {
       // Reset per run: an adapter may run `work` again after a serialization conflict.
@@ -98,7 +99,7 @@ export class OutboxStore implements Store {
         queued += await enqueueBalanceUpdates(new DataWriter(tx), tracking.balanceUpdateIds, this.hooks.context());
       }
       return value;
-    });
+    }, options);
     if (queued > 0) this.hooks.committed();
     return result;
   }

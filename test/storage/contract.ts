@@ -119,6 +119,26 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
       await store.close();
     });
 
+    it("stays serializable whatever partition a transaction names, or none", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => tx.put("counters", { id: "c", n: 0 }, { scope: "s" }));
+      // Every writer changes the one counter, each naming a partition of its own (a wrong hint) or none.
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.transaction(
+            async (tx) => {
+              const current = (await tx.get("counters", "c")) as { id: string; n: number };
+              await Promise.resolve();
+              await tx.put("counters", { id: "c", n: current.n + 1 }, { scope: "s" });
+            },
+            i % 5 === 0 ? {} : { partition: `p${i % 5}` },
+          ),
+        ),
+      );
+      await store.read(async (r) => expect((await r.get("counters", "c"))?.n).toBe(20));
+      await store.close();
+    });
+
     it("refuses a unique key held by another record and frees keys on replace and delete", async () => {
       const store = await open();
       await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "x" } }));

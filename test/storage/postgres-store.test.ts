@@ -5,6 +5,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStore, type SqlPool } from "../../src/storage/postgres/index.js";
+import { UniqueKeyViolation } from "../../src/storage/store.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { postgresKind, queryDatabase, serverUrl, testDatabase } from "../support/postgres.js";
 
@@ -94,7 +95,7 @@ describe(`PostgresStore (${postgresKind})`, () => {
     },
   );
 
-  it("asks the server once for a row or a key a transaction reads again, and not at all for one it wrote", async () => {
+  it("asks the server once for a row or a key a transaction reads again, not at all for one it wrote, and once for reads fired together", async () => {
     const { connection, schema } = await testDatabase();
     const inner: SqlPool =
       typeof connection === "string" ? new pg.Pool({ connectionString: connection, max: 2 }) : connection;
@@ -126,15 +127,77 @@ describe(`PostgresStore (${postgresKind})`, () => {
       expect(await tx.get("things", "b")).toEqual({ id: "b", v: 1 });
       expect(await tx.lookup("byName", "new")).toBe("b");
     });
-    const reads = statements.filter((text) => text.startsWith("SELECT body") || text.startsWith("SELECT id"));
-    // One read of the record and two of keys; the put's own key check, and the reads after the put, remembered.
+    const reads = statements.filter((text) => text.startsWith("SELECT") && text.includes(" AS ord"));
+    // One read of the record and two of keys; the reads after the put, remembered.
     expect(reads).toHaveLength(3);
-    // A record new to the table holds no keys yet: its put deletes none.
-    expect(statements.filter((text) => text.startsWith("DELETE"))).toEqual([]);
+    // The put checks its key and writes the record and the key in one statement.
+    expect(statements.filter((text) => text.startsWith("WITH"))).toHaveLength(1);
+    expect(statements.filter((text) => /^(INSERT|UPDATE|DELETE)/.test(text))).toEqual([]);
     await store.read(async (r) => {
       expect(await r.get("things", "b")).toEqual({ id: "b", v: 1 });
       expect(await r.lookup("byName", "new")).toBe("b");
     });
+    // Reads fired at once share a statement, each with its own answer in its own order.
+    statements.length = 0;
+    const together = await store.read((r) =>
+      Promise.all([
+        r.get("things", "a"),
+        r.lookup("byName", "x"),
+        r.list("things", "s", { order: "desc" }),
+        r.get("things", "missing"),
+        r.list("things", "s", { limit: 1 }),
+      ]),
+    );
+    expect(together).toEqual([
+      { id: "a", v: 1 },
+      "a",
+      [
+        { id: "b", v: 1 },
+        { id: "a", v: 1 },
+      ],
+      undefined,
+      [{ id: "a", v: 1 }],
+    ]);
+    expect(statements.filter((text) => text.includes(" AS ord"))).toHaveLength(1);
+    await store.close();
+  });
+
+  it("finds records whose ids hold quotes, backslashes and placeholders by a transaction's first read", async () => {
+    const { connection, schema } = await testDatabase();
+    const store = await PostgresStore.open(connection, { schema });
+    const ids = ["it's", "back\\slash", "$1 and $2", "E'\\x00'", "naïve 😀"];
+    // Written together as the transaction's first statements (one query on a server session), body and keys too.
+    await store.transaction((tx) =>
+      Promise.all(
+        ids.map((id) =>
+          tx.put("things", { id, note: `${id} \\' $1` }, { scope: "s'\\", keys: { byName: `name ${id}` } }),
+        ),
+      ),
+    );
+    for (const id of ids) {
+      // Each the first statement of its transaction, alone and among others.
+      expect(await store.read((r) => r.get("things", id))).toEqual({ id, note: `${id} \\' $1` });
+      expect(await store.read((r) => Promise.all([r.lookup("byName", `name ${id}`), r.get("things", id)]))).toEqual([
+        id,
+        { id, note: `${id} \\' $1` },
+      ]);
+      expect(await store.transaction((tx) => tx.lookup("byName", `name ${id}`))).toBe(id);
+    }
+    expect((await store.read((r) => r.list("things", "s'\\", { after: "$1" }))).map((x) => x.id).sort()).toEqual(
+      ids.filter((id) => id > "$1").sort(),
+    );
+    // Writes fired together run in call order: the second, wanting the key the first just took, is refused alone.
+    const outcomes = await store.transaction((tx) =>
+      Promise.allSettled([
+        tx.put("things", { id: "first" }, { scope: "t", keys: { byName: "contested" } }),
+        tx.put("things", { id: "second" }, { scope: "t", keys: { byName: "contested" } }),
+        tx.put("things", { id: "third" }, { scope: "t" }),
+      ]),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(UniqueKeyViolation);
+    expect((await store.read((r) => r.list("things", "t"))).map((x) => x.id)).toEqual(["first", "third"]);
+    expect(await store.read((r) => r.lookup("byName", "contested"))).toBe("first");
     await store.close();
   });
 

@@ -11,6 +11,7 @@ import type { Principal } from "../../model/principal.js";
 import type { Clock, RandomSource } from "../../model/random.js";
 import type { Store } from "../../storage/store.js";
 import type { KeyedLock } from "./keyed-lock.js";
+import type { OrganizationTrees } from "./trees.js";
 
 /** What the pipeline needs from the engine. */
 export interface PipelineCore {
@@ -21,6 +22,8 @@ export interface PipelineCore {
   readonly services: EngineServices;
   /** Serializes submissions of one body (see `keyed-lock.ts`). */
   readonly fingerprints: KeyedLock;
+  /** The organization trees seen so far: the partition each write names to the store. */
+  readonly trees: OrganizationTrees;
 }
 
 /** A submission that passed parsing and liveness: what the activity and vote paths work from. */

@@ -19,7 +19,7 @@ import type { Principal } from "../../model/principal.js";
 import type { ActivityRecord, PolicyEvaluationRecord, VoteSelection } from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
-import { isStoreUnavailable } from "../../storage/store.js";
+import { isStoreUnavailable, type TransactionOptions } from "../../storage/store.js";
 import { decideActivity, denialError, evaluationRecord } from "../decisions/decision.js";
 import {
   asCustodyError,
@@ -207,6 +207,8 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
   // Set once the activity exists in principle: from then on a failure is recorded, not just thrown.
   let failed: { draft: ActivityRecord; evaluation?: PolicyEvaluationRecord } | undefined;
   const failureWrites: ((data: DataWriter) => Promise<void>)[] = [];
+  // Asked again before each transaction: the first one may have learned the tree.
+  const options = () => core.trees.transactionOptions(submission.organizationId, principal.organizationId);
   try {
     const outcome = await core.store.transaction(async (tx): Promise<{ response: ActivityResponse } | Deferred> => {
       // A store may run this callback again after a serialization conflict (PostgresStore): what an earlier
@@ -214,13 +216,22 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       failed = undefined;
       failureWrites.length = 0;
       const data = new DataWriter(tx);
-      const existingId = await data.lookup("activityByFingerprint", fingerprint);
+      // Asked together, so that a store may answer them in one round trip; the checks below then find them
+      // remembered (PostgresStore) or read them again cheaply, in their order.
+      const [existingId] = await Promise.all([
+        data.lookup("activityByFingerprint", fingerprint),
+        data.get("organizations", submission.organizationId),
+        data.get("organizations", principal.organizationId),
+        data.get("users", principal.userId),
+      ]);
       if (existingId !== undefined) return { response: await replay(data, existingId, principal, now) };
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =
         principal.organizationId === named.id
           ? named
           : await data.require("organizations", principal.organizationId, "organization");
+      core.trees.learn(named);
+      core.trees.learn(principalOrganization);
       const organization = actingOrganization(principal, named, principalOrganization, operation.access);
       await data.require("users", principal.userId, "user");
       await assertCredentialCurrent(data, principal, now);
@@ -289,14 +300,14 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         answered = { ...draft, status: "ACTIVITY_STATUS_COMPLETED", result };
         activity = { ...answered, result: redactResult(result, version) };
       }
-      await data.put("activities", activity);
-      await data.put("policyEvaluations", evaluation);
+      // Together, so that a store may send them in one round trip.
+      await Promise.all([data.put("activities", activity), data.put("policyEvaluations", evaluation)]);
       // Secret result members (a session JWT) reach the submitter in this response only.
       return {
         response: { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) },
       };
-    });
-    return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome);
+    }, options());
+    return "response" in outcome ? outcome.response : await recordDeferred(core, submission, outcome, options());
   } catch (thrown) {
     // A store that could not be reached kept nothing, and the same body may succeed later: there is no
     // failure to record (recording one would answer every retry with it).
@@ -311,7 +322,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       await data.put("activities", activity);
       if (evaluation) await data.put("policyEvaluations", evaluation);
       for (const write of failureWrites) await write(data);
-    });
+    }, options());
     throw new CustodyError(
       error.code,
       error.message,
@@ -331,6 +342,7 @@ async function recordDeferred(
   core: PipelineCore,
   submission: AcceptedSubmission,
   { deferred, draft, evaluation }: Deferred,
+  options: TransactionOptions,
 ): Promise<ActivityResponse> {
   const { version, principal, fingerprint, now } = submission;
   const result = await deferred.finish();
@@ -344,5 +356,5 @@ async function recordDeferred(
     await data.put("activities", { ...answered, result: redactResult(result, version) });
     await data.put("policyEvaluations", evaluation);
     return { activity: await renderActivity(data, answered, activityViewer(data, principal.userId, now)) };
-  });
+  }, options);
 }

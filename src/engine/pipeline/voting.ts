@@ -43,11 +43,15 @@ export async function castVote(
   submission: AcceptedSubmission,
   selection: VoteSelection,
 ): Promise<ActivityResponse> {
+  const options = core.trees.transactionOptions(submission.organizationId, submission.principal.organizationId);
   try {
-    return await core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection));
+    return await core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection), options);
   } catch (thrown) {
     if (!(thrown instanceof TargetHandlerFailed)) throw thrown;
-    return core.store.transaction((tx) => applyVote(core, new DataWriter(tx), submission, selection, thrown.error));
+    return core.store.transaction(
+      (tx) => applyVote(core, new DataWriter(tx), submission, selection, thrown.error),
+      options,
+    );
   }
 }
 

@@ -3,16 +3,18 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { CustodyError } from "../../common/errors.js";
 import { checkClaim } from "../leases.js";
-import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
+import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction, TransactionOptions } from "../store.js";
 import { type AvailabilityChange, connectionLossReason, Reachability } from "./availability.js";
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
 import { decodeRecord } from "./records.js";
 import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
 import { PgTransaction } from "./transaction.js";
+import { WriterTurns } from "./turns.js";
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -34,12 +36,15 @@ export interface PostgresStoreOptions {
  * A {@link Store} in PostgreSQL. Several instances (in one process or many) may share a database: every
  * transaction runs at SERIALIZABLE isolation, so their effect is that of some one-at-a-time order.
  *
- * Write transactions also take turns: one at a time per store object (a queue in the process) and one at a
- * time per schema across processes (a session advisory lock taken before the transaction's snapshot). Every
- * activity writes the organization's shared indexes, so concurrent writers would conflict and retry, and
- * commit less together than one alone (`npm run bench -- postgres` measures it). Taking turns, they commit as
- * fast as one; SERIALIZABLE and the retry stay as the guarantee. The lock belongs to the session, so a process
- * that dies mid-transaction releases it with its connection. Reads and claims take no turn.
+ * Write transactions of one partition (`TransactionOptions.partition`: the engine names the organization tree)
+ * also take turns, in the process (a queue per partition) and across processes (a session advisory lock on the
+ * schema and partition, taken before the transaction's snapshot). Every activity writes its tree's shared
+ * indexes, so concurrent writers of one tree would conflict and retry, and commit less together than one alone.
+ * Writers of different partitions run at once. A write with no partition runs alone: it takes the schema's
+ * writer lock exclusively, which partitioned writers hold shared. SERIALIZABLE and the retry stay the
+ * guarantee (writes of two trees that do meet, such as one name taken in both, conflict and are retried); the
+ * locks only keep conflicts rare, and a partitioned write that conflicts three times runs alone. A lock belongs to its session, so a process that dies mid-transaction
+ * releases it with its connection. Reads and claims take no turn.
  *
  * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
  * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
@@ -54,8 +59,8 @@ export class PostgresStore implements Store {
   /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
   readonly durable = true;
   private closed = false;
-  /** The end of the queue of this object's write transactions (see the class comment). */
-  private writers: Promise<void> = Promise.resolve();
+  /** This object's write transactions waiting for their turn (see the class comment). */
+  private readonly writers = new WriterTurns();
 
   private constructor(
     private readonly pool: SqlPool,
@@ -63,6 +68,8 @@ export class PostgresStore implements Store {
     /** The quoted schema identifier. */
     private readonly schema: string,
     private readonly reachability: Reachability,
+    /** Whether the pool's sessions run several statements sent as one query (pg's do; see `open`). */
+    private readonly batches: boolean,
   ) {}
 
   /** Connects and brings the schema up to date (creating it on first use). */
@@ -76,13 +83,17 @@ export class PostgresStore implements Store {
     const ownsPool = typeof connection === "string" || options.endPoolOnClose === true;
     const pool: SqlPool = typeof connection === "string" ? ownedPool(connection) : connection;
     const schema = `"${name}"`;
+    let batches: boolean;
     try {
-      await withSession(pool, (session) => migrate(session, schema));
+      batches = await withSession(pool, async (session) => {
+        await migrate(session, schema);
+        return runsSeveralStatements(session);
+      });
     } catch (error) {
       if (ownsPool) await pool.end();
       throw error;
     }
-    return new PostgresStore(pool, ownsPool, schema, new Reachability(options.onAvailabilityChange));
+    return new PostgresStore(pool, ownsPool, schema, new Reachability(options.onAvailabilityChange), batches);
   }
 
   /** Runs `call`, reporting a lost database as `storeUnavailable` (see {@link Reachability}). */
@@ -102,21 +113,32 @@ export class PostgresStore implements Store {
    * transaction conflicted (a serialization failure or a deadlock), the store rolls back and runs `work`
    * again from the start, up to 50 times: the caller sees only the final outcome. **`work` may therefore run
    * more than once**, so it must have no effect outside the transaction it is handed (or only effects that
-   * are safe to repeat).
+   * are safe to repeat). `options.partition` lets transactions of different partitions run at once (see the
+   * class comment).
    */
-  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     this.assertOpen();
-    return this.reach(() => this.withRetries(work));
+    const { partition } = options;
+    return this.reach(() => this.withRetries(work, partition));
   }
 
-  private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>, partition: string | undefined): Promise<T> {
+    let turn = partition;
     for (let attempt = 1; ; attempt++) {
+      const locks = this.writerLocks(turn);
       try {
-        return await this.inTurn(() =>
-          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, work)),
+        const result = await this.writers.run(turn, () =>
+          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
         );
+        this.writers.committed();
+        return result;
       } catch (error) {
         if (!isRetryable(error)) throw error;
+        this.writers.conflicted();
+        // A partitioned writer conflicts with writers of other partitions when their rows share an index page
+        // (SERIALIZABLE tracks reads by page) or when they do touch the same rows. One that keeps conflicting
+        // runs alone, where no writer that takes turns can conflict with it, so a storm of conflicts ends.
+        if (attempt >= ALONE_AFTER) turn = undefined;
         if (attempt >= MAX_ATTEMPTS) {
           throw new CustodyError("ABORTED", `PostgresStore: the transaction kept conflicting (${attempt} attempts)`, {
             reason: "TRANSACTION_CONFLICT",
@@ -127,77 +149,107 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Runs `write` once this object's earlier write transactions have ended. */
-  private async inTurn<T>(write: () => Promise<T>): Promise<T> {
-    const earlier = this.writers;
-    let done: () => void = () => undefined;
-    this.writers = new Promise((resolve) => {
-      done = resolve;
+  /**
+   * The statements that take and give back a writer's advisory locks. The schema's lock is the one every
+   * version of the store takes (exclusively); a partitioned writer holds it shared and its partition's lock
+   * exclusively, always in that order, so waiting writers never deadlock.
+   */
+  private writerLocks(partition: string | undefined): WriterLocks {
+    // The same statements with their values written in, for a query of several statements (which takes none):
+    // numbers, and the schema's quoted name, which holds only letters, digits and `_`.
+    const literal = (statement: Statement): string =>
+      statement.text.replace(/\$([0-9])/g, (_, n: string) => {
+        const value = statement.values[Number(n) - 1];
+        return typeof value === "number" ? String(value) : `'${value as string}'`;
+      });
+    const withLiterals = (lock: Statement, unlock: Statement): WriterLocks => ({
+      lock,
+      unlock,
+      lockThenBegin: `${literal(lock)}; COMMIT; BEGIN ISOLATION LEVEL SERIALIZABLE`,
+      commitThenUnlock: `COMMIT; ${literal(unlock)}`,
     });
-    await earlier;
-    try {
-      return await write();
-    } finally {
-      done();
+    if (partition === undefined) {
+      const values = [WRITER_LOCK_CLASS, this.schema];
+      return withLiterals(
+        { text: "SELECT pg_advisory_lock($1, hashtext($2))", values },
+        { text: "SELECT pg_advisory_unlock($1, hashtext($2))", values },
+      );
     }
+    const values = [WRITER_LOCK_CLASS, this.schema, PARTITION_LOCK_CLASS, partitionKey(this.schema, partition)];
+    return withLiterals(
+      { text: "SELECT pg_advisory_lock_shared($1, hashtext($2)), pg_advisory_lock($3, $4)", values },
+      { text: "SELECT pg_advisory_unlock($3, $4), pg_advisory_unlock_shared($1, hashtext($2))", values },
+    );
   }
 
   private async attempt<T>(
     session: SqlSession,
     markBroken: () => void,
+    locks: WriterLocks,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
-    // Taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
-    await session.query("SELECT pg_advisory_lock($1, hashtext($2))", [WRITER_LOCK_CLASS, this.schema]);
+    // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
+    // A session that runs several statements in one query sends the locks and BEGIN with the transaction's first
+    // statement (the COMMIT between ends the implicit transaction the locking ran in, and session locks outlive
+    // it; the snapshot is taken by that first statement), and the COMMIT with the unlocks. A transaction that
+    // sent nothing then took no lock and has nothing to commit.
+    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, this.batches);
+    let unlocked = false;
     try {
-      return await this.serializable(session, markBroken, work);
-    } finally {
+      if (!this.batches) {
+        await session.query(locks.lock.text, locks.lock.values);
+        await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+      }
       try {
-        await session.query("SELECT pg_advisory_unlock($1, hashtext($2))", [WRITER_LOCK_CLASS, this.schema]);
-      } catch {
-        // A session that cannot unlock is dropped: closing it releases the lock.
-        markBroken();
+        const result = await work(tx);
+        // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
+        if (tx.failure !== undefined) throw tx.failure;
+        if (!tx.opened) {
+          unlocked = true;
+        } else if (this.batches) {
+          await session.query(locks.commitThenUnlock);
+          unlocked = true;
+        } else {
+          await session.query("COMMIT");
+        }
+        return result;
+      } catch (error) {
+        if (tx.opened) await rollback(session, markBroken);
+        // The callback's error may be a consequence of what its queries met (it may have caught their error and
+        // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
+        // outage to report rather than whatever the callback made of it.
+        throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
+      }
+    } finally {
+      tx.finish();
+      if (tx.opened && !unlocked) {
+        try {
+          await session.query(locks.unlock.text, locks.unlock.values);
+        } catch {
+          // A session that cannot unlock is dropped: closing it releases the lock.
+          markBroken();
+        }
       }
     }
   }
 
-  private async serializable<T>(
-    session: SqlSession,
-    markBroken: () => void,
-    work: (tx: StoreTransaction) => Promise<T>,
-  ): Promise<T> {
-    await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
-    const tx = new PgTransaction(session, this.schema);
-    try {
-      const result = await work(tx);
-      // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
-      if (tx.failure !== undefined) throw tx.failure;
-      await session.query("COMMIT");
-      return result;
-    } catch (error) {
-      await rollback(session, markBroken);
-      // The callback's error may be a consequence of what its queries met (it may have caught their error and
-      // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
-      // outage to report rather than whatever the callback made of it.
-      throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
-    } finally {
-      tx.finish();
-    }
-  }
-
-  /** Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts). */
+  /**
+   * Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts).
+   * A session that runs several statements in one query begins it with the first read.
+   */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
+    const begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
     return this.reach(() =>
       withSession(this.pool, async (session, markBroken) => {
-        await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-        const reader = new PgTransaction(session, this.schema);
+        if (!this.batches) await session.query(begin);
+        const reader = new PgTransaction(session, this.schema, this.batches ? begin : undefined);
         try {
           const result = await work(reader);
-          await session.query("COMMIT");
+          if (reader.opened) await session.query("COMMIT");
           return result;
         } catch (error) {
-          await rollback(session, markBroken);
+          if (reader.opened) await rollback(session, markBroken);
           throw connectionLossReason(reader.failure) !== undefined ? reader.failure : error;
         } finally {
           reader.finish();
@@ -293,6 +345,48 @@ export class PostgresStore implements Store {
 
 /** The first key of the writers' advisory lock (the second is the schema's hash): "cust" in ASCII. */
 const WRITER_LOCK_CLASS = 0x63757374;
+/** Conflicting attempts after which a partitioned writer runs alone (see `withRetries`). */
+const ALONE_AFTER = 3;
+
+/** The first key of a partition's advisory lock (the second is {@link partitionKey}): "cusp" in ASCII. */
+const PARTITION_LOCK_CLASS = 0x63757370;
+
+/** One statement and its values. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** How a writer takes its advisory locks and gives them back. */
+interface WriterLocks {
+  lock: Statement;
+  unlock: Statement;
+  /** Takes the locks and begins the transaction, as one query. */
+  lockThenBegin: string;
+  /** Commits and gives the locks back, as one query. */
+  commitThenUnlock: string;
+}
+
+/**
+ * Whether `session` runs a query of several statements (the simple query protocol), answering with one result
+ * each, as pg does. An adapter that refuses one (PGlite's `query`) gets one statement per query.
+ */
+async function runsSeveralStatements(session: SqlSession): Promise<boolean> {
+  try {
+    const results: unknown = await session.query("SELECT 1 AS one; SELECT 2 AS two");
+    return Array.isArray(results) && results.length === 2;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The second key of a partition's advisory lock: 32 bits of a hash of the schema and the partition. Two
+ * partitions that share a key merely take turns.
+ */
+function partitionKey(schema: string, partition: string): number {
+  return createHash("sha256").update(schema).update("\u0000").update(partition).digest().readInt32BE(0);
+}
 
 /** How long a pool the store owns waits for a new connection before the call fails as unavailable. */
 const CONNECT_TIMEOUT_MS = 5000;
