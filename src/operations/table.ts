@@ -44,6 +44,7 @@ import {
   updatePrivateKeyTag,
 } from "./private-key-tags.js";
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
+import { getAppProofs, getBootProof, getLatestBootProof } from "./proofs.js";
 import { updateRootQuorum } from "./root-quorum.js";
 import { getSendTransactionStatus } from "./send-status.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./session-logins.js";
@@ -191,6 +192,10 @@ export const OPERATIONS = [
   updateWebhookEndpoint,
   deleteWebhookEndpoint,
   listWebhookEndpoints,
+  // Boot and app proofs (custodian runs in no enclave: none to show)
+  getBootProof,
+  getLatestBootProof,
+  getAppProofs,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

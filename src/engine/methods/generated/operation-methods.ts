@@ -104,12 +104,18 @@ import type {
   GetApiKeyResponse,
   GetApiKeysRequest,
   GetApiKeysResponse,
+  GetAppProofsRequest,
+  GetAppProofsResponse,
   GetAuthenticatorRequest,
   GetAuthenticatorResponse,
   GetAuthenticatorsRequest,
   GetAuthenticatorsResponse,
+  GetBootProofRequest,
+  GetBootProofResponse,
   GetGasUsageRequest,
   GetGasUsageResponse,
+  GetLatestBootProofRequest,
+  GetLatestBootProofResponse,
   GetNoncesRequest,
   GetNoncesResponse,
   GetOauthProvidersRequest,
@@ -1216,4 +1222,25 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   listWebhookEndpoints(input: ListWebhookEndpointsRequest): Promise<ListWebhookEndpointsResponse>;
+  /**
+   * Get the boot proof for a given ephemeral key.
+   *
+   * Query at `POST /public/v1/query/get_boot_proof`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getBootProof(input: GetBootProofRequest): Promise<GetBootProofResponse>;
+  /**
+   * Get the latest boot proof for a given enclave app name.
+   *
+   * Query at `POST /public/v1/query/get_latest_boot_proof`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getLatestBootProof(input: GetLatestBootProofRequest): Promise<GetLatestBootProofResponse>;
+  /**
+   * List the App Proofs for the given activity.
+   *
+   * Query at `POST /public/v1/query/list_app_proofs`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getAppProofs(input: GetAppProofsRequest): Promise<GetAppProofsResponse>;
 }

@@ -2464,6 +2464,70 @@ export interface ListWebhookEndpointsResponse {
   }[];
 }
 
+/** The request of `getBootProof` (`POST /public/v1/query/get_boot_proof`). */
+export interface GetBootProofRequest {
+  organizationId: string;
+  ephemeralKey: string;
+}
+
+/** What `getBootProof` answers. */
+export interface GetBootProofResponse {
+  bootProof: {
+    ephemeralPublicKeyHex: string;
+    awsAttestationDocB64: string;
+    qosManifestB64: string;
+    qosManifestEnvelopeB64: string;
+    deploymentLabel: string;
+    enclaveApp: string;
+    owner: string;
+    createdAt: {
+      seconds: string;
+      nanos: string;
+    };
+    qosManifestVersion?: string;
+  };
+}
+
+/** The request of `getLatestBootProof` (`POST /public/v1/query/get_latest_boot_proof`). */
+export interface GetLatestBootProofRequest {
+  organizationId: string;
+  appName: string;
+}
+
+/** What `getLatestBootProof` answers. */
+export interface GetLatestBootProofResponse {
+  bootProof: {
+    ephemeralPublicKeyHex: string;
+    awsAttestationDocB64: string;
+    qosManifestB64: string;
+    qosManifestEnvelopeB64: string;
+    deploymentLabel: string;
+    enclaveApp: string;
+    owner: string;
+    createdAt: {
+      seconds: string;
+      nanos: string;
+    };
+    qosManifestVersion?: string;
+  };
+}
+
+/** The request of `getAppProofs` (`POST /public/v1/query/list_app_proofs`). */
+export interface GetAppProofsRequest {
+  organizationId: string;
+  activityId: string;
+}
+
+/** What `getAppProofs` answers. */
+export interface GetAppProofsResponse {
+  appProofs: {
+    scheme: "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256";
+    publicKey: string;
+    proofPayload: string;
+    signature: string;
+  }[];
+}
+
 /**
  * The named types of each operation, by method: the parameters of each version (in the row's order) or the
  * request, and the result. `test/docs/operation-types.test.ts` checks them against the table's schemas.
@@ -2606,4 +2670,7 @@ export interface OperationTypes {
   updateWebhookEndpoint: { versions: [UpdateWebhookEndpointParameters]; result: UpdateWebhookEndpointResult };
   deleteWebhookEndpoint: { versions: [DeleteWebhookEndpointParameters]; result: DeleteWebhookEndpointResult };
   listWebhookEndpoints: { request: ListWebhookEndpointsRequest; result: ListWebhookEndpointsResponse };
+  getBootProof: { request: GetBootProofRequest; result: GetBootProofResponse };
+  getLatestBootProof: { request: GetLatestBootProofRequest; result: GetLatestBootProofResponse };
+  getAppProofs: { request: GetAppProofsRequest; result: GetAppProofsResponse };
 }
