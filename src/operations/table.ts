@@ -46,6 +46,7 @@ import {
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
 import { getAppProofs, getBootProof, getLatestBootProof } from "./proofs.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { exportSecrets, importSecrets, initImportSecrets, listSecrets } from "./secrets.js";
 import { getSendTransactionStatus } from "./send-status.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./session-logins.js";
 import { createReadWriteSession } from "./sessions.js";
@@ -196,6 +197,11 @@ export const OPERATIONS = [
   getBootProof,
   getLatestBootProof,
   getAppProofs,
+  // Secrets
+  initImportSecrets,
+  importSecrets,
+  exportSecrets,
+  listSecrets,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

@@ -2528,6 +2528,73 @@ export interface GetAppProofsResponse {
   }[];
 }
 
+/** The `parameters` of `initImportSecrets` for `ACTIVITY_TYPE_INIT_IMPORT_SECRETS`. */
+export interface InitImportSecretsParameters {
+  encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+  numSecrets: string | number;
+}
+
+/** What `activity.result.initImportSecretsResult` holds once `initImportSecrets` completes. */
+export interface InitImportSecretsResult {
+  enclaveTargetMessages: string[];
+}
+
+/** The `parameters` of `importSecrets` for `ACTIVITY_TYPE_IMPORT_SECRETS`. */
+export interface ImportSecretsParameters {
+  secrets: {
+    name?: string;
+    secretPayload: string;
+    targetPublicKey: string;
+    encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+    staticProperties?: {
+      key: string;
+      value: string;
+    }[];
+  }[];
+}
+
+/** What `activity.result.importSecretsResult` holds once `importSecrets` completes. */
+export interface ImportSecretsResult {
+  secretIds: string[];
+}
+
+/** The `parameters` of `exportSecrets` for `ACTIVITY_TYPE_EXPORT_SECRETS`. */
+export interface ExportSecretsParameters {
+  secrets: {
+    secretId: string;
+    targetPublicKey: string;
+    encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+  }[];
+}
+
+/** What `activity.result.exportSecretsResult` holds once `exportSecrets` completes. */
+export interface ExportSecretsResult {
+  secretPayloads: string[];
+}
+
+/** The request of `listSecrets` (`POST /public/v1/query/list_secrets`). */
+export interface ListSecretsRequest {
+  organizationId: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listSecrets` answers. */
+export interface ListSecretsResponse {
+  secrets: {
+    staticProperties: {
+      key: string;
+      value: string;
+    }[];
+    createdAtUnixMs: string;
+    name?: string;
+    secretId: string;
+  }[];
+}
+
 /**
  * The named types of each operation, by method: the parameters of each version (in the row's order) or the
  * request, and the result. `test/docs/operation-types.test.ts` checks them against the table's schemas.
@@ -2673,4 +2740,8 @@ export interface OperationTypes {
   getBootProof: { request: GetBootProofRequest; result: GetBootProofResponse };
   getLatestBootProof: { request: GetLatestBootProofRequest; result: GetLatestBootProofResponse };
   getAppProofs: { request: GetAppProofsRequest; result: GetAppProofsResponse };
+  initImportSecrets: { versions: [InitImportSecretsParameters]; result: InitImportSecretsResult };
+  importSecrets: { versions: [ImportSecretsParameters]; result: ImportSecretsResult };
+  exportSecrets: { versions: [ExportSecretsParameters]; result: ExportSecretsResult };
+  listSecrets: { request: ListSecretsRequest; result: ListSecretsResponse };
 }
