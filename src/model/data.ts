@@ -63,6 +63,7 @@ export const INDEX = {
       type === "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" ? address.toLowerCase() : address,
     ]),
   gasUsageConfigByOrganization: (organizationId: string) => organizationId,
+  secretByName: (organizationId: string, name: string) => JSON.stringify([organizationId, name]),
   webhookQueueHeadByOrganization: (organizationId: string) => organizationId,
 } as const;
 
@@ -149,6 +150,12 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     keys: { gasUsageConfigByOrganization: INDEX.gasUsageConfigByOrganization(c.organizationId) },
   }),
   gasSpends: (g) => ({ scope: g.billingOrganizationId }),
+  secrets: (s) => ({
+    scope: s.organizationId,
+    keys: s.name === null ? undefined : { secretByName: INDEX.secretByName(s.organizationId, s.name) },
+  }),
+  // Scoped by user: a user's pending targets are found (and replaced) without reading the organization's.
+  secretImportTargets: (t) => ({ scope: t.userId }),
 };
 
 /** The collections whose records name the organization they belong to. */

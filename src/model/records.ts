@@ -306,6 +306,31 @@ export interface ImportTargetRecord {
   createdAtMs: number;
 }
 
+/** A secret imported by `import_secrets` (swagger `v1SecretMetadata`, with the value sealed). */
+export interface SecretRecord {
+  id: string;
+  organizationId: string;
+  /** Unique in the organization when given; null when the import named none. */
+  name: string | null;
+  /** Policy-visible properties bound at import, in the order given; keys are unique. */
+  staticProperties: { key: string; value: string }[];
+  /** The secret's bytes, sealed for `secret:<id>`. */
+  sealedSecret: string;
+  createdAtMs: number;
+}
+
+/** A single-use ingress target of `init_import_secrets`, waiting for the `import_secrets` that names it. */
+export interface SecretImportTargetRecord {
+  /** The target's public key: 65-byte uncompressed P-256, lowercase hex. */
+  id: string;
+  organizationId: string;
+  /** The user who asked for it; only that user's import may use it. */
+  userId: string;
+  /** The target's P-256 private key, sealed for `secretImportTarget:<id>`. */
+  sealedPrivateKey: string;
+  createdAtMs: number;
+}
+
 /** A subscription of a webhook endpoint (swagger `v1WebhookSubscriptionParams`). */
 export interface WebhookSubscriptionRecord {
   /** `ACTIVITY_UPDATES`. */
@@ -674,6 +699,8 @@ export interface Collections {
   pendingBalanceUpdates: PendingBalanceUpdateRecord;
   gasUsageConfigs: GasUsageConfigRecord;
   gasSpends: GasSpendRecord;
+  secrets: SecretRecord;
+  secretImportTargets: SecretImportTargetRecord;
 }
 
 export type CollectionName = keyof Collections;

@@ -231,7 +231,7 @@ export const deletePrivateKeys = defineActivity({
 
 /**
  * Removes everything an organization holds: wallets and keys (as above), users with their credentials,
- * tags, policies, pending import targets, webhook endpoints, smart contract interfaces, and the organization itself. Its activities
+ * tags, policies, pending import targets, secrets, webhook endpoints, smart contract interfaces, and the organization itself. Its activities
  * and their decision records stay: they are the audit trail, and they keep a replayed request answering
  * with its activity.
  */
@@ -245,6 +245,7 @@ async function removeOrganizationData(context: ActivityContext): Promise<void> {
   for (const target of await data.listAll("importTargets", organization.id)) {
     await data.delete("importTargets", target.id);
   }
+  for (const secret of await data.listAll("secrets", organization.id)) await data.delete("secrets", secret.id);
   // Deliveries already queued to these endpoints are cancelled when they come due (their endpoint is gone).
   for (const endpoint of await data.listAll("webhookEndpoints", organization.id)) {
     await data.delete("webhookEndpoints", endpoint.id);

@@ -44,7 +44,9 @@ import {
   updatePrivateKeyTag,
 } from "./private-key-tags.js";
 import { createPrivateKeys, getPrivateKey, getPrivateKeys } from "./private-keys.js";
+import { getAppProofs, getBootProof, getLatestBootProof } from "./proofs.js";
 import { updateRootQuorum } from "./root-quorum.js";
+import { exportSecrets, importSecrets, initImportSecrets, listSecrets } from "./secrets.js";
 import { getSendTransactionStatus } from "./send-status.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./session-logins.js";
 import { createReadWriteSession } from "./sessions.js";
@@ -191,6 +193,15 @@ export const OPERATIONS = [
   updateWebhookEndpoint,
   deleteWebhookEndpoint,
   listWebhookEndpoints,
+  // Boot and app proofs (custodian runs in no enclave: none to show)
+  getBootProof,
+  getLatestBootProof,
+  getAppProofs,
+  // Secrets
+  initImportSecrets,
+  importSecrets,
+  exportSecrets,
+  listSecrets,
 ] as const satisfies readonly Operation[];
 
 export type Operations = typeof OPERATIONS;

@@ -160,10 +160,7 @@ export const KEYWORD_SHAPES: Readonly<Record<string, Field>> = {
   wallets: { shape: listOf(wallet), warning: NEVER_FILLED("'wallets' (no request spans several wallets)") },
   wallet_account: { shape: struct(leaves("address")) },
   private_key: { shape: struct({ ...leaves("id", "label", "imported", "exported"), tags: listOf(leaf) }) },
-  secret: {
-    shape: struct({ static_properties: open }),
-    warning: NEVER_FILLED("'secret' (secrets are not served)"),
-  },
+  secret: { shape: struct({ static_properties: open }) },
   approvers: { shape: listOf(struct({ ...leaves("id", "email", "alias"), tags: listOf(leaf) })) },
   credentials: { shape: listOf(struct(leaves("id", "user_id", "type", "credential_id", "public_key"))) },
   time: { shape: struct(leaves("now")) },

@@ -25,6 +25,9 @@ export async function removeUser(data: DataWriter, user: UserRecord): Promise<vo
   }
   // Pending import handshakes belong to the user: a target nobody can complete must not linger.
   for (const kind of ["wallet", "privateKey"] as const) await data.delete("importTargets", `${kind}:${user.id}`);
+  for (const target of await data.listAll("secretImportTargets", user.id)) {
+    await data.delete("secretImportTargets", target.id);
+  }
   await data.delete("users", user.id);
 }
 

@@ -92,6 +92,8 @@ import type {
   EthUndelegate7702Result,
   ExportPrivateKeyParameters,
   ExportPrivateKeyResult,
+  ExportSecretsParameters,
+  ExportSecretsResult,
   ExportWalletAccountParameters,
   ExportWalletAccountResult,
   ExportWalletParameters,
@@ -104,12 +106,18 @@ import type {
   GetApiKeyResponse,
   GetApiKeysRequest,
   GetApiKeysResponse,
+  GetAppProofsRequest,
+  GetAppProofsResponse,
   GetAuthenticatorRequest,
   GetAuthenticatorResponse,
   GetAuthenticatorsRequest,
   GetAuthenticatorsResponse,
+  GetBootProofRequest,
+  GetBootProofResponse,
   GetGasUsageRequest,
   GetGasUsageResponse,
+  GetLatestBootProofRequest,
+  GetLatestBootProofResponse,
   GetNoncesRequest,
   GetNoncesResponse,
   GetOauthProvidersRequest,
@@ -156,10 +164,14 @@ import type {
   GetWhoamiResponse,
   ImportPrivateKeyParameters,
   ImportPrivateKeyResult,
+  ImportSecretsParameters,
+  ImportSecretsResult,
   ImportWalletParameters,
   ImportWalletResult,
   InitImportPrivateKeyParameters,
   InitImportPrivateKeyResult,
+  InitImportSecretsParameters,
+  InitImportSecretsResult,
   InitImportWalletParameters,
   InitImportWalletResult,
   InitOtpAuthParameters,
@@ -171,6 +183,8 @@ import type {
   InitOtpV1Parameters,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
+  ListSecretsRequest,
+  ListSecretsResponse,
   ListSupportedAssetsRequest,
   ListSupportedAssetsResponse,
   ListUserTagsRequest,
@@ -1216,4 +1230,59 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   listWebhookEndpoints(input: ListWebhookEndpointsRequest): Promise<ListWebhookEndpointsResponse>;
+  /**
+   * Get the boot proof for a given ephemeral key.
+   *
+   * Query at `POST /public/v1/query/get_boot_proof`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getBootProof(input: GetBootProofRequest): Promise<GetBootProofResponse>;
+  /**
+   * Get the latest boot proof for a given enclave app name.
+   *
+   * Query at `POST /public/v1/query/get_latest_boot_proof`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getLatestBootProof(input: GetLatestBootProofRequest): Promise<GetLatestBootProofResponse>;
+  /**
+   * List the App Proofs for the given activity.
+   *
+   * Query at `POST /public/v1/query/list_app_proofs`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getAppProofs(input: GetAppProofsRequest): Promise<GetAppProofsResponse>;
+  /**
+   * Initialize secret imports by generating Ingress Encryption Target Keys.
+   *
+   * Activity `ACTIVITY_TYPE_INIT_IMPORT_SECRETS` at `POST /public/v1/submit/init_import_secrets`; the result is `activity.result.initImportSecretsResult`.
+   * Policy: resource `SECRET`, action `IMPORT`.
+   */
+  initImportSecrets(
+    input: ActivityInput<InitImportSecretsParameters, "ACTIVITY_TYPE_INIT_IMPORT_SECRETS">,
+  ): Promise<ActivityResponseOf<{ initImportSecretsResult: InitImportSecretsResult }>>;
+  /**
+   * Import secrets encrypted to target keys returned from InitImportSecrets.
+   *
+   * Activity `ACTIVITY_TYPE_IMPORT_SECRETS` at `POST /public/v1/submit/import_secrets`; the result is `activity.result.importSecretsResult`.
+   * Policy: resource `SECRET`, action `IMPORT`.
+   */
+  importSecrets(
+    input: ActivityInput<ImportSecretsParameters, "ACTIVITY_TYPE_IMPORT_SECRETS">,
+  ): Promise<ActivityResponseOf<{ importSecretsResult: ImportSecretsResult }>>;
+  /**
+   * Export secrets encrypted to client-provided target public keys.
+   *
+   * Activity `ACTIVITY_TYPE_EXPORT_SECRETS` at `POST /public/v1/submit/export_secrets`; the result is `activity.result.exportSecretsResult`.
+   * Policy: resource `SECRET`, action `EXPORT`.
+   */
+  exportSecrets(
+    input: ActivityInput<ExportSecretsParameters, "ACTIVITY_TYPE_EXPORT_SECRETS">,
+  ): Promise<ActivityResponseOf<{ exportSecretsResult: ExportSecretsResult }>>;
+  /**
+   * List secret metadata for an organization.
+   *
+   * Query at `POST /public/v1/query/list_secrets`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listSecrets(input: ListSecretsRequest): Promise<ListSecretsResponse>;
 }

@@ -2464,6 +2464,137 @@ export interface ListWebhookEndpointsResponse {
   }[];
 }
 
+/** The request of `getBootProof` (`POST /public/v1/query/get_boot_proof`). */
+export interface GetBootProofRequest {
+  organizationId: string;
+  ephemeralKey: string;
+}
+
+/** What `getBootProof` answers. */
+export interface GetBootProofResponse {
+  bootProof: {
+    ephemeralPublicKeyHex: string;
+    awsAttestationDocB64: string;
+    qosManifestB64: string;
+    qosManifestEnvelopeB64: string;
+    deploymentLabel: string;
+    enclaveApp: string;
+    owner: string;
+    createdAt: {
+      seconds: string;
+      nanos: string;
+    };
+    qosManifestVersion?: string;
+  };
+}
+
+/** The request of `getLatestBootProof` (`POST /public/v1/query/get_latest_boot_proof`). */
+export interface GetLatestBootProofRequest {
+  organizationId: string;
+  appName: string;
+}
+
+/** What `getLatestBootProof` answers. */
+export interface GetLatestBootProofResponse {
+  bootProof: {
+    ephemeralPublicKeyHex: string;
+    awsAttestationDocB64: string;
+    qosManifestB64: string;
+    qosManifestEnvelopeB64: string;
+    deploymentLabel: string;
+    enclaveApp: string;
+    owner: string;
+    createdAt: {
+      seconds: string;
+      nanos: string;
+    };
+    qosManifestVersion?: string;
+  };
+}
+
+/** The request of `getAppProofs` (`POST /public/v1/query/list_app_proofs`). */
+export interface GetAppProofsRequest {
+  organizationId: string;
+  activityId: string;
+}
+
+/** What `getAppProofs` answers. */
+export interface GetAppProofsResponse {
+  appProofs: {
+    scheme: "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256";
+    publicKey: string;
+    proofPayload: string;
+    signature: string;
+  }[];
+}
+
+/** The `parameters` of `initImportSecrets` for `ACTIVITY_TYPE_INIT_IMPORT_SECRETS`. */
+export interface InitImportSecretsParameters {
+  encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+  numSecrets: string | number;
+}
+
+/** What `activity.result.initImportSecretsResult` holds once `initImportSecrets` completes. */
+export interface InitImportSecretsResult {
+  enclaveTargetMessages: string[];
+}
+
+/** The `parameters` of `importSecrets` for `ACTIVITY_TYPE_IMPORT_SECRETS`. */
+export interface ImportSecretsParameters {
+  secrets: {
+    name?: string;
+    secretPayload: string;
+    targetPublicKey: string;
+    encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+    staticProperties?: {
+      key: string;
+      value: string;
+    }[];
+  }[];
+}
+
+/** What `activity.result.importSecretsResult` holds once `importSecrets` completes. */
+export interface ImportSecretsResult {
+  secretIds: string[];
+}
+
+/** The `parameters` of `exportSecrets` for `ACTIVITY_TYPE_EXPORT_SECRETS`. */
+export interface ExportSecretsParameters {
+  secrets: {
+    secretId: string;
+    targetPublicKey: string;
+    encryptionSuite: "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+  }[];
+}
+
+/** What `activity.result.exportSecretsResult` holds once `exportSecrets` completes. */
+export interface ExportSecretsResult {
+  secretPayloads: string[];
+}
+
+/** The request of `listSecrets` (`POST /public/v1/query/list_secrets`). */
+export interface ListSecretsRequest {
+  organizationId: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listSecrets` answers. */
+export interface ListSecretsResponse {
+  secrets: {
+    staticProperties: {
+      key: string;
+      value: string;
+    }[];
+    createdAtUnixMs: string;
+    name?: string;
+    secretId: string;
+  }[];
+}
+
 /**
  * The named types of each operation, by method: the parameters of each version (in the row's order) or the
  * request, and the result. `test/docs/operation-types.test.ts` checks them against the table's schemas.
@@ -2606,4 +2737,11 @@ export interface OperationTypes {
   updateWebhookEndpoint: { versions: [UpdateWebhookEndpointParameters]; result: UpdateWebhookEndpointResult };
   deleteWebhookEndpoint: { versions: [DeleteWebhookEndpointParameters]; result: DeleteWebhookEndpointResult };
   listWebhookEndpoints: { request: ListWebhookEndpointsRequest; result: ListWebhookEndpointsResponse };
+  getBootProof: { request: GetBootProofRequest; result: GetBootProofResponse };
+  getLatestBootProof: { request: GetLatestBootProofRequest; result: GetLatestBootProofResponse };
+  getAppProofs: { request: GetAppProofsRequest; result: GetAppProofsResponse };
+  initImportSecrets: { versions: [InitImportSecretsParameters]; result: InitImportSecretsResult };
+  importSecrets: { versions: [ImportSecretsParameters]; result: ImportSecretsResult };
+  exportSecrets: { versions: [ExportSecretsParameters]; result: ExportSecretsResult };
+  listSecrets: { request: ListSecretsRequest; result: ListSecretsResponse };
 }
