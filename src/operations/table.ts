@@ -57,6 +57,7 @@ import {
 } from "./smart-contract-interfaces.js";
 import { solSendTransaction } from "./sol-send-transaction.js";
 import { signTransaction } from "./transactions.js";
+import { initUserEmailRecovery, recoverUser } from "./user-recovery.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
   createUsers,
@@ -172,6 +173,8 @@ export const OPERATIONS = [
   initOtpAuth,
   otpAuth,
   emailAuth,
+  initUserEmailRecovery,
+  recoverUser,
   listVerifiedSubOrgIds,
   exportWallet,
   exportWalletAccount,
