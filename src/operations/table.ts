@@ -14,6 +14,7 @@ import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import { getWalletAddressBalances, listSupportedAssets } from "./balances.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
+import { listEmailEvents } from "./email-events.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { ethUndelegate7702 } from "./eth-undelegate.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
@@ -175,6 +176,7 @@ export const OPERATIONS = [
   emailAuth,
   initUserEmailRecovery,
   recoverUser,
+  listEmailEvents,
   listVerifiedSubOrgIds,
   exportWallet,
   exportWalletAccount,

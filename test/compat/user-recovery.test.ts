@@ -2,7 +2,7 @@
  * Email recovery through @turnkey/http over the HTTP adapter: `initUserEmailRecovery` mails the user a
  * recovery credential sealed to the client's key (opened with @turnkey/crypto's `decryptCredentialBundle`),
  * the client stamps `recoverUser` with it (@turnkey/api-key-stamper), the new passkey is registered, and the
- * credential is spent: the next request it stamps is refused.
+ * credential is spent: the next request it stamps is refused. `listEmailEvents` lists the emails sent.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { decryptCredentialBundle, generateP256KeyPair, getPublicKey } from "@turnkey/crypto";
@@ -109,6 +109,15 @@ describe("email recovery through @turnkey/http", () => {
       /could not find public key/,
     );
     expect((await rootClient.getAuthenticators({ organizationId, userId })).authenticators).toHaveLength(1);
+  });
+
+  it("lists the recovery emails as Send events through listEmailEvents", async () => {
+    const { emailEvents } = await rootClient.listEmailEvents({ organizationId, email: EMAIL });
+    const sent = engine.outbox(EMAIL);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(emailEvents.map((event) => [event.eventType, event.toAddress, event.timestamp])).toEqual(
+      sent.reverse().map((message) => ["Send", EMAIL, String(message.sentAtMs)]),
+    );
   });
 
   it("lets a parent start the recovery of a sub-organization's user, unless the sub-organization disabled it", async () => {

@@ -172,6 +172,8 @@ import type {
   InitUserEmailRecoveryParameters,
   InitUserEmailRecoveryResult,
   InitUserEmailRecoveryV1Parameters,
+  ListEmailEventsRequest,
+  ListEmailEventsResponse,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
   ListSupportedAssetsRequest,
@@ -1088,6 +1090,13 @@ export interface OperationMethods {
   recoverUser(
     input: ActivityInput<RecoverUserParameters, "ACTIVITY_TYPE_RECOVER_USER">,
   ): Promise<ActivityResponseOf<{ recoverUserResult: RecoverUserResult }>>;
+  /**
+   * List email events for the organization.
+   *
+   * Query at `POST /public/v1/query/list_email_events`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listEmailEvents(input: ListEmailEventsRequest): Promise<ListEmailEventsResponse>;
   /**
    * Get all email or phone verified suborg IDs associated given a parent org ID.
    *

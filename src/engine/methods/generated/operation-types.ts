@@ -2155,6 +2155,33 @@ export interface RecoverUserResult {
   authenticatorId: string[];
 }
 
+/** The request of `listEmailEvents` (`POST /public/v1/query/list_email_events`). */
+export interface ListEmailEventsRequest {
+  organizationId: string;
+  email: string;
+  eventType?: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listEmailEvents` answers. */
+export interface ListEmailEventsResponse {
+  emailEvents: {
+    id: string;
+    organizationId: string;
+    messageId: string;
+    eventType: string;
+    fromAddress: string;
+    toAddress: string;
+    timestamp: string;
+    createdAt: string;
+    details: {};
+  }[];
+}
+
 /** The request of `getVerifiedSubOrgIds` (`POST /public/v1/query/list_verified_suborgs`). */
 export interface GetVerifiedSubOrgIdsRequest {
   organizationId: string;
@@ -2655,6 +2682,7 @@ export interface OperationTypes {
     result: InitUserEmailRecoveryResult;
   };
   recoverUser: { versions: [RecoverUserParameters]; result: RecoverUserResult };
+  listEmailEvents: { request: ListEmailEventsRequest; result: ListEmailEventsResponse };
   getVerifiedSubOrgIds: { request: GetVerifiedSubOrgIdsRequest; result: GetVerifiedSubOrgIdsResponse };
   exportWallet: { versions: [ExportWalletParameters]; result: ExportWalletResult };
   exportWalletAccount: { versions: [ExportWalletAccountParameters]; result: ExportWalletAccountResult };
