@@ -31,7 +31,7 @@ export function renderApiKey(key: ApiKeyRecord): ApiKey {
     apiKeyName: key.apiKeyName,
     createdAt: timestamp(key.createdAtMs),
     updatedAt: timestamp(key.updatedAtMs),
-    expirationSeconds: key.expirationSeconds,
+    ...(key.expirationSeconds === null ? {} : { expirationSeconds: key.expirationSeconds }),
   };
 }
 
@@ -72,8 +72,8 @@ export async function renderUser(data: DataReader, user: UserRecord): Promise<Us
   return {
     userId: user.id,
     userName: user.userName,
-    userEmail: user.userEmail,
-    userPhoneNumber: user.userPhoneNumber,
+    ...(user.userEmail === null ? {} : { userEmail: user.userEmail }),
+    ...(user.userPhoneNumber === null ? {} : { userPhoneNumber: user.userPhoneNumber }),
     authenticators: authenticators.map(renderAuthenticator),
     apiKeys: apiKeys.map(renderApiKey),
     userTags: [...user.tagIds],
@@ -103,8 +103,6 @@ async function renderVote(data: DataReader, activity: ActivityRecord, vote: Vote
       : {
           userId: vote.userId,
           userName: "",
-          userEmail: null,
-          userPhoneNumber: null,
           authenticators: [],
           apiKeys: [],
           userTags: [],

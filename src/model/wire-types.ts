@@ -1,6 +1,7 @@
 /**
  * Wire shapes of the Activity API (proto3 JSON as grpc-gateway prints it): enums as strings, int64 as
- * decimal strings, timestamps as `{seconds, nanos}`, absent messages as `null`. Names follow the public
+ * decimal strings, timestamps as `{seconds, nanos}`, absent messages as `null`, absent optional scalars left
+ * out (as a response the hosted service sent shows: docs/differences.md "Responses"). Names follow the public
  * OpenAPI description (`v1Activity`, `v1User`, ...).
  *
  * @module
@@ -30,7 +31,8 @@ export interface ApiKey {
   apiKeyName: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  expirationSeconds: string | null;
+  /** Absent for a key that does not expire. */
+  expirationSeconds?: string;
 }
 
 /** `v1Authenticator`. */
@@ -62,8 +64,10 @@ export interface OauthProvider {
 export interface User {
   userId: string;
   userName: string;
-  userEmail: string | null;
-  userPhoneNumber: string | null;
+  /** Absent when the user has none. */
+  userEmail?: string;
+  /** Absent when the user has none. */
+  userPhoneNumber?: string;
   authenticators: Authenticator[];
   apiKeys: ApiKey[];
   userTags: string[];

@@ -17,6 +17,7 @@ import {
 } from "../domain/credentials/index.js";
 import type { AuthenticatorRecord } from "../model/records.js";
 import { renderAuthenticator } from "../model/render.js";
+import { retireRecoveryCredentials } from "./user-recovery.js";
 
 export const createAuthenticators = defineActivity({
   method: "createAuthenticators",
@@ -43,6 +44,8 @@ export const createAuthenticators = defineActivity({
       const added = await addAuthenticator(context, user, authenticator, `parameters.authenticators[${i}]`);
       authenticatorIds.push(added.id);
     }
+    // The hosted email-recovery example adds the new passkey with create_authenticators: that ends the recovery too.
+    await retireRecoveryCredentials(context, user);
     return { authenticatorIds };
   },
 });

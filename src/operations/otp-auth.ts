@@ -26,8 +26,8 @@ import { DEFAULT_SESSION_SECONDS, defaultKeyName, issueSessionKey, targetPublicK
 
 const APP_NAME = "custodian";
 
-/** The user of `organization` who holds `contact`, or NOT_FOUND naming `field`. */
-async function userHolding(
+/** The user of `organization` who holds `contact`, or NOT_FOUND naming `field` (email recovery finds its user so too). */
+export async function userHolding(
   context: ActivityContext,
   organization: OrganizationRecord,
   otpType: OtpType,

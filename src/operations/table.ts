@@ -14,6 +14,7 @@ import { approveActivity, rejectActivity } from "./approvals.js";
 import { createAuthenticators, deleteAuthenticators, getAuthenticator, getAuthenticators } from "./authenticators.js";
 import { getWalletAddressBalances, listSupportedAssets } from "./balances.js";
 import { deletePrivateKeys, deleteSubOrganization, deleteWalletAccounts, deleteWallets } from "./deletion.js";
+import { listEmailEvents } from "./email-events.js";
 import { ethSendRawTransaction, ethSendTransaction, getNonces } from "./eth-send.js";
 import { ethUndelegate7702 } from "./eth-undelegate.js";
 import { exportPrivateKey, exportWallet, exportWalletAccount } from "./export.js";
@@ -59,6 +60,7 @@ import {
 } from "./smart-contract-interfaces.js";
 import { solSendTransaction } from "./sol-send-transaction.js";
 import { signTransaction } from "./transactions.js";
+import { initUserEmailRecovery, recoverUser } from "./user-recovery.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
 import {
   createUsers,
@@ -174,6 +176,9 @@ export const OPERATIONS = [
   initOtpAuth,
   otpAuth,
   emailAuth,
+  initUserEmailRecovery,
+  recoverUser,
+  listEmailEvents,
   listVerifiedSubOrgIds,
   exportWallet,
   exportWalletAccount,

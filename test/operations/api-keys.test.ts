@@ -56,14 +56,14 @@ describe("create_api_keys", () => {
       apiKeyId: apiKeyIds[1],
       apiKeyName: "secp",
       credential: { publicKey: secp.publicKey, type: "CREDENTIAL_TYPE_API_KEY_SECP256K1" },
-      expirationSeconds: null,
     });
+    expect(apiKey).not.toHaveProperty("expirationSeconds");
     const { apiKeys } = await root.getApiKeys({ organizationId, userId: rootUserId });
     expect(apiKeys.map((key) => [key.apiKeyName, key.credential.type, key.expirationSeconds])).toEqual([
-      ["root", "CREDENTIAL_TYPE_API_KEY_P256", null],
+      ["root", "CREDENTIAL_TYPE_API_KEY_P256", undefined],
       ["p256", "CREDENTIAL_TYPE_API_KEY_P256", "3600"],
-      ["secp", "CREDENTIAL_TYPE_API_KEY_SECP256K1", null],
-      ["ed", "CREDENTIAL_TYPE_API_KEY_ED25519", null],
+      ["secp", "CREDENTIAL_TYPE_API_KEY_SECP256K1", undefined],
+      ["ed", "CREDENTIAL_TYPE_API_KEY_ED25519", undefined],
     ]);
     // Without userId: every key of the organization.
     expect((await root.getApiKeys({ organizationId })).apiKeys).toHaveLength(4);

@@ -196,11 +196,10 @@ describe("updating users", () => {
       "NOT_FOUND",
       "parameters.userTagIds[0]",
     );
-    expect((await root.getUser({ organizationId, userId: rootUserId })).user).toMatchObject({
-      userName: "root",
-      userEmail: "root@acme.test",
-      userPhoneNumber: null,
-    });
+    const { user } = await root.getUser({ organizationId, userId: rootUserId });
+    expect(user).toMatchObject({ userName: "root", userEmail: "root@acme.test" });
+    // An absent optional scalar is left out, as the hosted service prints it.
+    expect(user).not.toHaveProperty("userPhoneNumber");
   });
 });
 

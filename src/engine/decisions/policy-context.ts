@@ -42,6 +42,7 @@ const EXPOSED_PARAMETERS: Readonly<Record<string, readonly string[]>> = {
   CREATE_API_KEYS: ["user_id"],
   DELETE_API_KEYS: ["user_id", "api_key_ids"],
   CREATE_AUTHENTICATORS: ["user_id"],
+  RECOVER_USER: ["user_id"],
   DELETE_AUTHENTICATORS: ["user_id"],
   CREATE_OAUTH_PROVIDERS: ["user_id"],
   DELETE_OAUTH_PROVIDERS: ["user_id"],

@@ -181,6 +181,11 @@ import type {
   InitOtpParameters,
   InitOtpResult,
   InitOtpV1Parameters,
+  InitUserEmailRecoveryParameters,
+  InitUserEmailRecoveryResult,
+  InitUserEmailRecoveryV1Parameters,
+  ListEmailEventsRequest,
+  ListEmailEventsResponse,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
   ListSecretsRequest,
@@ -200,6 +205,8 @@ import type {
   OtpLoginParameters,
   OtpLoginResult,
   OtpLoginV1Parameters,
+  RecoverUserParameters,
+  RecoverUserResult,
   RejectActivityParameters,
   RemoveOrganizationFeatureParameters,
   RemoveOrganizationFeatureResult,
@@ -1072,6 +1079,38 @@ export interface OperationMethods {
   emailAuth(
     input: OlderActivityInput<EmailAuthV2Parameters, "ACTIVITY_TYPE_EMAIL_AUTH_V2">,
   ): Promise<ActivityResponseOf<{ emailAuthResult: EmailAuthResult }>>;
+  /**
+   * Initialize a new email recovery.
+   *
+   * Activity `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2` at `POST /public/v1/submit/init_user_email_recovery`; the result is `activity.result.initUserEmailRecoveryResult`.
+   * Also accepts `type` `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY`.
+   * Policy: resource `RECOVERY`, action `CREATE`.
+   */
+  initUserEmailRecovery(
+    input: ActivityInput<InitUserEmailRecoveryParameters, "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2">,
+  ): Promise<ActivityResponseOf<{ initUserEmailRecoveryResult: InitUserEmailRecoveryResult }>>;
+  /**
+   * `initUserEmailRecovery` in the older version `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY`, which `type` names; the result is `activity.result.initUserEmailRecoveryResult`.
+   */
+  initUserEmailRecovery(
+    input: OlderActivityInput<InitUserEmailRecoveryV1Parameters, "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY">,
+  ): Promise<ActivityResponseOf<{ initUserEmailRecoveryResult: InitUserEmailRecoveryResult }>>;
+  /**
+   * Complete the process of recovering a user by adding an authenticator.
+   *
+   * Activity `ACTIVITY_TYPE_RECOVER_USER` at `POST /public/v1/submit/recover_user`; the result is `activity.result.recoverUserResult`.
+   * Policy: resource `CREDENTIAL`, action `CREATE`.
+   */
+  recoverUser(
+    input: ActivityInput<RecoverUserParameters, "ACTIVITY_TYPE_RECOVER_USER">,
+  ): Promise<ActivityResponseOf<{ recoverUserResult: RecoverUserResult }>>;
+  /**
+   * List email events for the organization.
+   *
+   * Query at `POST /public/v1/query/list_email_events`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listEmailEvents(input: ListEmailEventsRequest): Promise<ListEmailEventsResponse>;
   /**
    * Get all email or phone verified suborg IDs associated given a parent org ID.
    *

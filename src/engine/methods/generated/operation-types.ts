@@ -2090,6 +2090,98 @@ export interface EmailAuthResult {
   apiKeyId: string;
 }
 
+/** The `parameters` of `initUserEmailRecovery` for `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2`. */
+export interface InitUserEmailRecoveryParameters {
+  emailCustomization: {
+    appName: string;
+    logoUrl?: string;
+    magicLinkTemplate?: string;
+    templateVariables?: string;
+    templateId?: string;
+  };
+  email: string;
+  targetPublicKey: string;
+  expirationSeconds?: string | number;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
+}
+
+/** The `parameters` of `initUserEmailRecovery` for `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY`. */
+export interface InitUserEmailRecoveryV1Parameters {
+  emailCustomization?: {
+    appName?: string;
+    logoUrl?: string;
+    magicLinkTemplate?: string;
+    templateVariables?: string;
+    templateId?: string;
+  };
+  email: string;
+  targetPublicKey: string;
+  expirationSeconds?: string | number;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
+}
+
+/** What `activity.result.initUserEmailRecoveryResult` holds once `initUserEmailRecovery` completes. */
+export interface InitUserEmailRecoveryResult {
+  userId: string;
+}
+
+/** The `parameters` of `recoverUser` for `ACTIVITY_TYPE_RECOVER_USER`. */
+export interface RecoverUserParameters {
+  authenticator: {
+    authenticatorName: string;
+    challenge: string;
+    attestation: {
+      credentialId: string;
+      clientDataJson: string;
+      attestationObject: string;
+      transports: (
+        | "AUTHENTICATOR_TRANSPORT_BLE"
+        | "AUTHENTICATOR_TRANSPORT_INTERNAL"
+        | "AUTHENTICATOR_TRANSPORT_NFC"
+        | "AUTHENTICATOR_TRANSPORT_USB"
+        | "AUTHENTICATOR_TRANSPORT_HYBRID"
+      )[];
+    };
+  };
+  userId: string;
+}
+
+/** What `activity.result.recoverUserResult` holds once `recoverUser` completes. */
+export interface RecoverUserResult {
+  authenticatorId: string[];
+}
+
+/** The request of `listEmailEvents` (`POST /public/v1/query/list_email_events`). */
+export interface ListEmailEventsRequest {
+  organizationId: string;
+  email: string;
+  eventType?: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listEmailEvents` answers. */
+export interface ListEmailEventsResponse {
+  emailEvents: {
+    id: string;
+    organizationId: string;
+    messageId: string;
+    eventType: string;
+    fromAddress: string;
+    toAddress: string;
+    timestamp: string;
+    createdAt: string;
+    details: {};
+  }[];
+}
+
 /** The request of `getVerifiedSubOrgIds` (`POST /public/v1/query/list_verified_suborgs`). */
 export interface GetVerifiedSubOrgIdsRequest {
   organizationId: string;
@@ -2716,6 +2808,12 @@ export interface OperationTypes {
   };
   otpAuth: { versions: [OtpAuthParameters]; result: OtpAuthResult };
   emailAuth: { versions: [EmailAuthParameters, EmailAuthV2Parameters]; result: EmailAuthResult };
+  initUserEmailRecovery: {
+    versions: [InitUserEmailRecoveryParameters, InitUserEmailRecoveryV1Parameters];
+    result: InitUserEmailRecoveryResult;
+  };
+  recoverUser: { versions: [RecoverUserParameters]; result: RecoverUserResult };
+  listEmailEvents: { request: ListEmailEventsRequest; result: ListEmailEventsResponse };
   getVerifiedSubOrgIds: { request: GetVerifiedSubOrgIdsRequest; result: GetVerifiedSubOrgIdsResponse };
   exportWallet: { versions: [ExportWalletParameters]; result: ExportWalletResult };
   exportWalletAccount: { versions: [ExportWalletAccountParameters]; result: ExportWalletAccountResult };
