@@ -20,6 +20,7 @@ import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from "@sol
 import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIGNATURES_PER_READ } from "../../src/chains/solana-balance-watch.js";
 import type { CustodyEngine } from "../../src/index.js";
 import { httpChainBackend } from "../../src/index.js";
 import { engineWithOrganization } from "../support/engine.js";
@@ -45,6 +46,8 @@ const mint = Keypair.generate().publicKey;
 const calls: { method: string; params: readonly unknown[] }[] = [];
 /** What the engine told its host of chain failures (none expected). */
 const chainErrors: unknown[] = [];
+/** While set, the engine's calls wait for it (the test lands transactions meanwhile). */
+let gate: Promise<void> | undefined;
 
 function setAccount(address: PublicKey, data: Buffer, owner: PublicKey): void {
   devnet.svm.setAccount({
@@ -161,7 +164,8 @@ beforeAll(async () => {
     chains: {
       [SOLANA]: {
         label: devnet.url,
-        request(method, params) {
+        async request(method, params) {
+          await gate;
           calls.push({ method, params });
           return inner.request(method, params);
         },
@@ -300,6 +304,34 @@ describe("balance webhooks on a Solana cluster (litesvm)", () => {
     // Each transfer is one event per stage, and the SOL sent before the subscription was never reported.
     expect(received("balances:confirmed")).toHaveLength(2);
     expect(received("balances:finalized")).toHaveLength(2);
+    expect(chainErrors).toEqual([]);
+  });
+
+  it("reads every transfer when more land between two reads than one read takes", async () => {
+    devnet.holdConfirmations = false;
+    const count = SIGNATURES_PER_READ + 5;
+    let open = () => {};
+    gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const signatures: string[] = [];
+    for (let index = 0; index < count; index++) signatures.push(await solTo(walletAddress, 1_000n + BigInt(index)));
+    const before = received("balances:finalized").length;
+    gate = undefined;
+    open();
+    await until(() => received("balances:finalized").length >= before + count);
+    const messages = received("balances:finalized")
+      .slice(before)
+      .map((request) => request.json.msg as { txHash: string; asset: { amount: string } });
+    expect(messages.map((msg) => msg.txHash).sort()).toEqual([...signatures].sort());
+    expect(messages.map((msg) => msg.asset.amount).sort()).toEqual(
+      signatures.map((_, index) => (1_000 + index).toString()).sort(),
+    );
+    // The wallet's reads went down to the gap's end with `before`, not past the last signature read whole.
+    expect(
+      calls.some((call) => call.method === "getSignaturesForAddress" && "before" in (call.params[1] as object)),
+    ).toBe(true);
+    expect(received("balances:confirmed").length).toBe(received("balances:finalized").length);
     expect(chainErrors).toEqual([]);
   });
 
