@@ -163,6 +163,8 @@ export class SolanaBalanceReader {
         });
       }
     }
+    // Nothing new and no gap to read down: the cursor stays as it is, unwritten.
+    if (entries.length === 0 && !cursor.gap) return;
     const next = nextCursor(cursor, entries);
     await store.transaction(async (tx) => {
       const data = new DataWriter(tx);
