@@ -554,7 +554,7 @@ export interface SendTransactionStatusRecord {
   organizationId: string;
   /** The activity that broadcast it. */
   activityId: string;
-  /** The activity's fingerprint: the idempotency key webhook messages carry. */
+  /** The fingerprint of the activity that broadcast it. */
   fingerprint: string;
   caip2: string;
   status: SendTransactionState;
