@@ -16,7 +16,15 @@ import {
   MintLayout,
   TOKEN_PROGRAM_ID,
 } from "@solana/spl-token";
-import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
 import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +32,7 @@ import { SIGNATURES_PER_READ } from "../../src/chains/solana-balance-watch.js";
 import type { CustodyEngine } from "../../src/index.js";
 import { httpChainBackend } from "../../src/index.js";
 import { engineWithOrganization } from "../support/engine.js";
+import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
 import { type RunningServer, serve } from "../support/server.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 import { header, type ReceivedRequest, type Receiver, startReceiver, verificationKeys } from "../webhooks/receiver.js";
@@ -307,8 +316,45 @@ describe("balance webhooks on a Solana cluster (litesvm)", () => {
     expect(chainErrors).toEqual([]);
   });
 
-  it("reads every transfer when more land between two reads than one read takes", async () => {
+  it("reports a SOL withdrawal sent with solSendTransaction by what left the address, the fee left out", async () => {
     devnet.holdConfirmations = false;
+    const recipient = Keypair.generate().publicKey;
+    const before = devnet.balance(walletAddress);
+    const finalizedBefore = received("balances:finalized").length;
+    const payer = new PublicKey(walletAddress);
+    const { blockhash } = await connection.getLatestBlockhash();
+    const message = new TransactionMessage({
+      payerKey: payer,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer, toPubkey: recipient, lamports: 400_000_000 })],
+    }).compileToV0Message();
+    const { sendTransactionStatusId } = await sdk.solSendTransaction({
+      unsignedTransaction: Buffer.from(new VersionedTransaction(message).serialize()).toString("hex"),
+      signWiths: [walletAddress],
+      caip2: SOLANA,
+    });
+    const status = await sdk.pollTransactionStatus({ sendTransactionStatusId, pollingIntervalMs: 20 });
+    const signature = status.solana?.signature as string;
+    // The address paid the amount and the fee.
+    expect(devnet.balance(walletAddress)).toBe(before - 400_000_000n - 5_000n);
+
+    await until(() => received("balances:finalized").length > finalizedBefore);
+    const [withdrawal] = received("balances:finalized").slice(finalizedBefore);
+    const { slot } = (await connection.getSignatureStatus(signature)).value as { slot: number };
+    expect(withdrawal?.json.msg).toEqual({
+      operation: "withdraw",
+      caip2: CANONICAL,
+      txHash: signature,
+      address: walletAddress,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f]{64}:balances:finalized$/),
+      asset: { symbol: "SOL", name: "Solana", decimals: 9, caip19: `${CANONICAL}/slip44:501`, amount: "400000000" },
+      block: await blockAt(slot),
+    });
+    // The recipient is no wallet address of the organization: nothing is reported for it.
+    expect(received("balances:finalized")).toHaveLength(finalizedBefore + 1);
+  });
+
+  it("reads every transfer when more land between two reads than one read takes", async () => {
     const count = SIGNATURES_PER_READ + 5;
     let open = () => {};
     gate = new Promise((resolve) => {
@@ -343,5 +389,101 @@ describe("balance webhooks on a Solana cluster (litesvm)", () => {
     const before = calls.length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(calls.length).toBe(before);
+  });
+});
+
+describe("balance webhooks on a Solana node that answers badly", () => {
+  const SIGNATURE_A = "2".repeat(88);
+  const SIGNATURE_B = "3".repeat(88);
+  let hostile: HostileNode;
+  let fixture: Awaited<ReturnType<typeof engineWithOrganization>>;
+  let hostileServer: RunningServer;
+  const errors: Error[] = [];
+
+  beforeAll(async () => {
+    hostile = await startHostileNode({ kind: "result", result: [] });
+    fixture = await engineWithOrganization({
+      allowInsecureWebhooks: true,
+      chains: { [SOLANA]: hostile.url },
+      balancePollIntervalMs: 20,
+      onChainError: (error) => errors.push(error as Error),
+    });
+    hostileServer = await serve(fixture.engine);
+    const client = new Turnkey({
+      apiBaseUrl: hostileServer.baseUrl,
+      apiPublicKey: fixture.rootKey.publicKey,
+      apiPrivateKey: fixture.rootKey.privateKey,
+      defaultOrganizationId: fixture.organizationId,
+    }).apiClient();
+    await client.createWallet({
+      walletName: "Hostile",
+      accounts: [
+        {
+          curve: "CURVE_ED25519",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/501'/0'/0'",
+          addressFormat: "ADDRESS_FORMAT_SOLANA",
+        },
+      ],
+    });
+    await client.createWebhookEndpoint({
+      name: "Balances",
+      url: receiver.url,
+      subscriptions: [{ eventType: "BALANCE_CONFIRMED_UPDATES" }],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await hostileServer?.close();
+    await fixture?.engine.close();
+    await hostile?.close();
+  });
+
+  /** Resolves with the first failure reported after now that names `method`. */
+  async function failureOf(method: string): Promise<Error> {
+    const from = errors.length;
+    let found: Error | undefined;
+    await until(() => {
+      found = errors.slice(from).find((error) => (error as { method?: string }).method === method);
+      return found !== undefined;
+    });
+    return found as Error;
+  }
+
+  const fromHostile = () =>
+    receiver.received.filter((request) => request.json.organizationId === fixture.organizationId);
+
+  it("refuses more signatures than it asked for, a transaction whose balances do not match its accounts, and a balance past 2^53", async () => {
+    hostile.answer = {
+      kind: "result",
+      result: Array.from({ length: 1000 }, () => ({ signature: SIGNATURE_A, slot: 1 })),
+    };
+    expect((await failureOf("getSignaturesForAddress")).message).toContain("at most 1 signatures");
+
+    // The cursor is set at A, then B arrives: its transaction is read and refused.
+    hostile.answer = (method) =>
+      method === "getSignaturesForAddress"
+        ? { kind: "result", result: [{ signature: SIGNATURE_A, slot: 1, err: null }] }
+        : { kind: "result", result: null };
+    hostile.reset();
+    await until(() => hostile.methods.filter((method) => method === "getSignaturesForAddress").length >= 2);
+    const account = "1".repeat(32);
+    const transaction = (preBalances: unknown[], postBalances: unknown[]) => ({
+      slot: 2,
+      blockTime: 1_780_000_000,
+      transaction: { message: { accountKeys: [account] } },
+      meta: { err: null, fee: 5000, preBalances, postBalances },
+    });
+    for (const [pre, post, why] of [
+      [[1, 2], [1, 2], "no list of 1 balances"],
+      [[1], [2 ** 60], "not a whole number"],
+    ] as const) {
+      hostile.answer = (method) =>
+        method === "getSignaturesForAddress"
+          ? { kind: "result", result: [{ signature: SIGNATURE_B, slot: 2, err: null }] }
+          : { kind: "result", result: transaction([...pre], [...post]) };
+      expect((await failureOf("getTransaction")).message).toContain(why);
+    }
+    expect(fromHostile()).toEqual([]);
   });
 });
