@@ -60,6 +60,8 @@ export interface SolanaWatchContext {
   readonly clock: Clock;
   /** Whether the watcher is closing (a round then stops between accounts). */
   readonly closed: () => boolean;
+  /** Told about the first account whose read failed in a round (the round goes on with the next one). */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** The cursor id of `account` on `chain`. */
@@ -105,7 +107,14 @@ export class SolanaBalanceReader {
     };
     for (let step = 0; step < count; step++) {
       if (this.context.closed() || round.budget < SIGNATURES_PER_READ) return;
-      await this.#readAccount(accountAt(addresses, tokens, (start + step) % total), round);
+      try {
+        await this.#readAccount(accountAt(addresses, tokens, (start + step) % total), round);
+      } catch (error) {
+        // One account the node fails on (a transaction it lists but no longer has) holds up no other; a node
+        // that fails them all is reported once a round.
+        if (!round.failed) this.context.onError?.(error);
+        round.failed = true;
+      }
     }
   }
 
@@ -251,6 +260,8 @@ interface Round {
   /** Transactions read this round, by signature. */
   readonly seen: Map<string, SolanaTransaction | undefined>;
   blocks?: Map<bigint, SolanaBlock>;
+  /** Whether an account's read failed this round (reported already). */
+  failed?: boolean;
 }
 
 /**
