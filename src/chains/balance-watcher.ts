@@ -1,6 +1,6 @@
 /**
- * The balance watcher: in the background, reads the configured EVM chains for transfers into and out of the
- * wallet addresses of organizations subscribed to balance updates (`watched-addresses.ts`), and writes one
+ * The balance watcher: in the background, reads the configured EVM chains and Solana clusters for transfers
+ * into and out of the wallet addresses of organizations subscribed to balance updates (`watched-addresses.ts`), and writes one
  * balance update per transfer and address (`balance-updates.ts`), whose writes the outbox turns into
  * `BALANCE_CONFIRMED_UPDATES` and, once the block is final, `BALANCE_FINALIZED_UPDATES` deliveries.
  *
@@ -11,6 +11,8 @@
  *   and whose block hash is still the chain's at that number, moves to finalized; one whose block left the
  *   chain meanwhile (a reorganization) is dropped without a second event. Anvil answers `finalized` with the
  *   block two epochs (64 blocks, `--slots-in-an-epoch`) behind the latest.
+ * - Solana clusters are read account by account at their `confirmed` commitment, and settled when the
+ *   transaction's status is `finalized` (`solana-balance-watch.ts`, with its own bounds per round).
  *
  * Nothing is read from any chain while no organization is subscribed: a round then costs one store read.
  * Each round is bounded: {@link MAX_BLOCKS_PER_ROUND} blocks per chain, {@link MAX_RECEIPTS_PER_ROUND}
@@ -18,8 +20,6 @@
  * Several engines may share a store: the cursor moves in the transaction that writes the updates, and a round
  * that finds it moved by another engine writes nothing; update ids derive from the transfer, so one transfer
  * is one update however often it is seen.
- *
- * Solana clusters are not watched yet (see docs/differences.md).
  *
  * @module
  */
@@ -31,6 +31,7 @@ import type { AssetRegistry } from "./assets.js";
 import { balanceUpdateId, recordConfirmedUpdate, settleBalanceUpdate } from "./balance-updates.js";
 import { blockHeader, type EvmBlockHeader, latestBlockNumber, scanEvmTransfers } from "./evm-transfers.js";
 import { type ChainRegistry, caip2Namespace } from "./registry.js";
+import { SolanaBalanceReader } from "./solana-balance-watch.js";
 import { anyBalanceWatch, watchedAddresses } from "./watched-addresses.js";
 
 /** Blocks read per chain and round at most; a chain further behind catches up over the next rounds. */
@@ -62,19 +63,25 @@ export class BalanceWatcher {
   #running: Promise<void> | undefined;
   #closed = false;
   #started = false;
+  /** One reader per configured Solana cluster (each keeps whose turn it is among the watched accounts). */
+  readonly #solana: SolanaBalanceReader[];
 
   constructor(options: BalanceWatcherOptions) {
     this.#options = options;
+    const context = { ...options, closed: () => this.#closed };
+    this.#solana = options.chains.chainIds
+      .filter((caip2) => caip2Namespace(caip2) === "solana")
+      .map((chain) => new SolanaBalanceReader(chain, context));
   }
 
-  /** The configured chains the watcher reads (EVM). */
+  /** The configured EVM chains. */
   get #evmChains(): string[] {
     return this.#options.chains.chainIds.filter((caip2) => caip2Namespace(caip2) === "eip155");
   }
 
-  /** Starts the rounds (idempotent). Nothing runs when no EVM chain is configured. */
+  /** Starts the rounds (idempotent). Nothing runs when no EVM chain or Solana cluster is configured. */
   start(): void {
-    if (this.#started || this.#closed || this.#evmChains.length === 0) return;
+    if (this.#started || this.#closed || this.#evmChains.length + this.#solana.length === 0) return;
     this.#started = true;
     this.#schedule(0);
   }
@@ -102,31 +109,55 @@ export class BalanceWatcher {
     this.#timer.unref?.();
   }
 
-  /** One round: every configured EVM chain read forward and its pending updates settled, if anyone watches. */
+  /** One round: every configured chain read forward and its pending updates settled, if anyone watches. */
   async round(): Promise<void> {
     const { store, onError } = this.#options;
     if (!(await store.read(anyBalanceWatch))) {
       await this.#forgetCursors();
       return;
     }
-    const watched = await store.read((reader) => watchedAddresses(reader, "ADDRESS_FORMAT_ETHEREUM"));
-    if (watched.truncated) {
-      onError?.(new Error("balance watcher: more wallet addresses are subscribed than it watches; the rest are not"));
+    const evmChains = this.#evmChains;
+    if (evmChains.length > 0) {
+      const watched = await this.#watched("ADDRESS_FORMAT_ETHEREUM");
+      for (const chain of evmChains) {
+        if (this.#closed) return;
+        try {
+          await this.#readForward(chain, watched);
+          await this.#settleFinal(chain);
+        } catch (error) {
+          onError?.(error);
+        }
+      }
     }
-    for (const chain of this.#evmChains) {
-      if (this.#closed) return;
-      try {
-        await this.#readForward(chain, watched.byAddress);
-        await this.#settleFinal(chain);
-      } catch (error) {
-        onError?.(error);
+    if (this.#solana.length > 0) {
+      const watched = await this.#watched("ADDRESS_FORMAT_SOLANA");
+      for (const reader of this.#solana) {
+        if (this.#closed) return;
+        try {
+          await reader.readForward(watched);
+          await reader.settleFinal(MAX_FINALIZATIONS_PER_ROUND);
+        } catch (error) {
+          onError?.(error);
+        }
       }
     }
   }
 
+  /** The subscribed wallet addresses of `addressFormat`, the host told when some are left out. */
+  async #watched(addressFormat: string): Promise<ReadonlyMap<string, string>> {
+    const watched = await this.#options.store.read((reader) => watchedAddresses(reader, addressFormat));
+    if (watched.truncated) {
+      this.#options.onError?.(
+        new Error("balance watcher: more wallet addresses are subscribed than it watches; the rest are not"),
+      );
+    }
+    return watched.byAddress;
+  }
+
   /**
-   * With nobody watching, the cursors go: a watch that starts again later starts at the chain's latest block
-   * rather than reporting what moved while nobody asked.
+   * With nobody watching, the cursors go (up to 100 a round): a watch that starts again later starts at the
+   * chain's latest block (a Solana account's newest signature) rather than reporting what moved while nobody
+   * asked.
    */
   async #forgetCursors(): Promise<void> {
     const { store } = this.#options;

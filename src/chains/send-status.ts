@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "../crypto/bytes.js";
 import type { DataWriter } from "../model/data.js";
 import type { SendTransactionState, SendTransactionStatusRecord } from "../model/records.js";
 
@@ -95,27 +97,32 @@ export function renderSendStatus(record: SendTransactionStatusRecord): SendTrans
 }
 
 /**
- * The body of a `SEND_TRANSACTION_STATUS_UPDATES` delivery, shaped as Turnkey's tx-webhooks example reads
- * it: `{ type, organizationId, parentOrganizationId, msg: { sendTransactionStatusId, activityId, status, ... } }`.
+ * The body of a `SEND_TRANSACTION_STATUS_UPDATES` delivery, as Turnkey's transaction-status docs give it
+ * (docs `concepts/broadcasting.mdx`, "Delivery payload"): `{ type: "transaction:status", organizationId,
+ * parentOrganizationId, msg: { sendTransactionStatusId, activityId, status, caip2, idempotencyKey, timestamp,
+ * txHash?, error? } }`. `status` is the hosted webhook's `BROADCASTING` for a broadcast not yet included (the
+ * status query answers it as `BROADCASTED`). `idempotencyKey` is one per status event, the same however often
+ * that event is delivered: a hash of the status record and its status. `txHash` comes once the transaction is
+ * known to have landed (custodian's FAILED for a mined revert carries it, with `error`).
  */
 export function sendStatusWebhookBody(
   record: SendTransactionStatusRecord,
   parentOrganizationId: string | null,
 ): Record<string, unknown> {
+  const status = record.status === SEND_STATES.broadcasted ? "BROADCASTING" : record.status;
+  const txHash = record.status === SEND_STATES.broadcasted ? null : (record.eth?.txHash ?? record.solana?.signature);
   return {
-    type: "SEND_TRANSACTION_STATUS_UPDATES",
+    type: "transaction:status",
     organizationId: record.organizationId,
     parentOrganizationId: parentOrganizationId ?? record.organizationId,
     msg: {
       sendTransactionStatusId: record.id,
       activityId: record.activityId,
-      orgID: record.organizationId,
-      status: record.status,
+      status,
       caip2: record.caip2,
-      idempotencyKey: record.fingerprint,
+      idempotencyKey: bytesToHex(sha256(utf8ToBytes(JSON.stringify([record.id, status])))),
       timestamp: Math.floor(record.updatedAtMs / 1000),
-      txHash: record.eth?.txHash ?? record.solana?.signature ?? null,
-      txError: record.txError,
+      ...(txHash ? { txHash } : {}),
       ...(record.error !== null ? { error: record.error } : {}),
     },
   };

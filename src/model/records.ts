@@ -579,7 +579,7 @@ export interface SendTransactionStatusRecord {
   organizationId: string;
   /** The activity that broadcast it. */
   activityId: string;
-  /** The activity's fingerprint: the idempotency key webhook messages carry. */
+  /** The fingerprint of the activity that broadcast it. */
   fingerprint: string;
   caip2: string;
   status: SendTransactionState;
@@ -615,12 +615,23 @@ export interface BalanceWatchRecord {
   createdAtMs: number;
 }
 
-/** How far the balance watcher has read one chain. */
+/**
+ * How far the balance watcher has read one chain (EVM: one cursor per chain) or one account of a Solana cluster
+ * (one cursor per watched address and associated token account).
+ */
 export interface BalanceCursorRecord {
-  /** The chain's CAIP-2 id (as the host configured it). */
+  /** EVM: the chain's CAIP-2 id (as the host configured it). Solana: `<chain id>/<account>`. */
   id: string;
-  /** The last block (EVM) read for confirmed balance changes, decimal. */
+  /** The last block (EVM) or the slot of the last signature (Solana) read for confirmed balance changes, decimal. */
   block: string;
+  /** Solana: the newest signature of the account read whole (`until` of the next read); empty before any. */
+  signature?: string;
+  /**
+   * Solana, while a read left older signatures unread (more came than one read takes): the oldest signature
+   * read so far (`before` of the next read), and the newest one, which becomes {@link signature} once the
+   * gap down to it is read.
+   */
+  gap?: { before: string; newest: string; slot: string };
   updatedAtMs: number;
 }
 

@@ -130,14 +130,40 @@ describe("eth_send_transaction through @turnkey/core", () => {
     const after = BigInt((await rpc("eth_getBalance", [RECIPIENT, "latest"])) as string);
     expect(after - before).toBe(1000000000000000n);
 
-    // The status changes went to the endpoint as SEND_TRANSACTION_STATUS_UPDATES events.
+    // The status changes went to the endpoint as SEND_TRANSACTION_STATUS_UPDATES events, in the body Turnkey's
+    // docs give (concepts/broadcasting.mdx, "Delivery payload").
     const deliveries = await fixture.engine.listWebhookDeliveries(fixture.organizationId);
     const events = deliveries
       .filter((delivery) => delivery.eventType === "SEND_TRANSACTION_STATUS_UPDATES")
-      .map((delivery) => JSON.parse(delivery.body) as { msg: Record<string, unknown> })
+      .map((delivery) => JSON.parse(delivery.body) as { type: string; msg: Record<string, unknown> })
       .filter((event) => event.msg.sendTransactionStatusId === sendTransactionStatusId);
-    expect(events.map((event) => event.msg.status)).toEqual(["BROADCASTED", "INCLUDED"]);
-    expect(events[1]?.msg).toMatchObject({ caip2: CAIP2, txHash, orgID: fixture.organizationId });
+    expect(events.map((event) => event.msg.status)).toEqual(["BROADCASTING", "INCLUDED"]);
+    const [broadcasting, included] = events;
+    expect(broadcasting).toEqual({
+      type: "transaction:status",
+      organizationId: fixture.organizationId,
+      parentOrganizationId: fixture.organizationId,
+      msg: {
+        sendTransactionStatusId,
+        activityId: expect.any(String),
+        status: "BROADCASTING",
+        caip2: CAIP2,
+        idempotencyKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+        timestamp: expect.any(Number),
+      },
+    });
+    expect(included).toEqual({
+      ...broadcasting,
+      msg: {
+        ...broadcasting?.msg,
+        status: "INCLUDED",
+        idempotencyKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+        timestamp: expect.any(Number),
+        txHash,
+      },
+    });
+    // One key per status event: a receiver that deduplicates on it keeps both.
+    expect(included?.msg.idempotencyKey).not.toBe(broadcasting?.msg.idempotencyKey);
   });
 
   it("makes a contract call (V2, calls) that changes the contract's state", async () => {

@@ -4,17 +4,26 @@
  * official clients (`@solana/web3.js`'s `Connection`) call on a send: `getLatestBlockhash`, `isBlockhashValid`,
  * `sendTransaction` (base64 or base58), `getSignatureStatuses`, `getTransaction`, `getBalance`,
  * `getAccountInfo`, `requestAirdrop`, `getSlot`, `getBlockHeight`, `getGenesisHash`, `getVersion`,
- * `getMinimumBalanceForRentExemption` and `getFeeForMessage`.
+ * `getMinimumBalanceForRentExemption` and `getFeeForMessage`; and for the balance watcher
+ * `getSignaturesForAddress` (newest first, `limit`/`before`/`until`), `getTransaction` with `encoding: "json"`
+ * (the account keys, with `fee`, `pre`/`postBalances` and `pre`/`postTokenBalances` in its meta, which the shim
+ * records around each execution) and `getBlock` of a slot that executed a transaction (its hash is the shim's
+ * own stand-in: litesvm has no blocks).
  *
  * What a real cluster does and this shim copies: `sendTransaction` checks signatures and simulates first
  * (preflight) unless `skipPreflight`, answering a failed simulation with error -32002 and its logs; a
  * transaction is final the moment it executes (litesvm has no forks), so its status is `finalized` unless
  * the test holds confirmations back (`holdConfirmations`), when it reads `processed` until `confirmAll()`.
+ * Commitments, since litesvm has none: a `processed` transaction counts as `confirmed` (what
+ * `getSignaturesForAddress` and `getTransaction` at `confirmed` see), and as `finalized` unless held back;
+ * `getTransaction` without a commitment reads `finalized`, as a cluster's default is.
  * The shim keeps every call it received (`calls`) so a test can count broadcasts.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { base58, base64 } from "@scure/base";
+import { getCompiledTransactionMessageDecoder } from "@solana/transaction-messages";
 import { getTransactionDecoder, getTransactionEncoder } from "@solana/transactions";
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from "litesvm";
 
@@ -116,6 +125,35 @@ interface Executed {
   readonly logs: string[];
   readonly wire: Uint8Array;
   finalized: boolean;
+  /** What the balance watcher reads: the account keys and their balances around the execution. */
+  readonly balances?: ExecutedBalances;
+}
+
+/** An SPL token account's holding, as `pre`/`postTokenBalances` give it. */
+interface TokenBalanceJson {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  uiTokenAmount: { amount: string; decimals: number; uiAmount: number | null; uiAmountString: string };
+}
+
+interface ExecutedBalances {
+  readonly accountKeys: string[];
+  readonly recentBlockhash: string;
+  readonly fee: number;
+  readonly preBalances: number[];
+  readonly postBalances: number[];
+  readonly preTokenBalances: TokenBalanceJson[];
+  readonly postTokenBalances: TokenBalanceJson[];
+  readonly blockTime: number;
+}
+
+const TOKEN_PROGRAMS = ["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb"];
+
+/** The shim's hash of the block at `slot` (litesvm has no blocks): 32 bytes derived from the slot. */
+function blockHashAt(slot: bigint): string {
+  return base58.encode(sha256(new TextEncoder().encode(`solana-devnet block ${slot}`)));
 }
 
 // litesvm takes @solana/kit's branded strings; these are plain base58 addresses and integers underneath.
@@ -189,8 +227,13 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
         });
       }
     }
+    const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+    const accountKeys = message.staticAccounts.map(String);
+    const preBalances = accountKeys.map((key) => Number(balanceOf(key)));
+    const preTokenBalances = tokenBalancesOf(accountKeys);
     const result = svm.sendTransaction(transaction);
     const failed = result instanceof FailedTransactionMetadata;
+    const postBalances = accountKeys.map((key) => Number(balanceOf(key)));
     const meta: TransactionMetadata = failed ? result.meta() : result;
     // Without preflight a transaction that cannot even be loaded (bad blockhash, no fee payer) never lands.
     if (failed && typeof result.err() === "number") {
@@ -203,10 +246,53 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
       logs: meta.logs(),
       wire: Uint8Array.from(getTransactionEncoder().encode(transaction)),
       finalized: !holdConfirmations,
+      balances: {
+        accountKeys,
+        recentBlockhash: String(message.lifetimeToken),
+        // What left the accounts and went nowhere among them is the fee (litesvm burns it).
+        fee: preBalances.reduce((a, b) => a + b, 0) - postBalances.reduce((a, b) => a + b, 0),
+        preBalances,
+        postBalances,
+        preTokenBalances,
+        postTokenBalances: tokenBalancesOf(accountKeys),
+        blockTime: Number(svm.getClock().unixTimestamp),
+      },
     });
     sent.push(signature);
     nextSlot();
     return signature;
+  }
+
+  /** The SPL token accounts among `keys`, with their mint, owner and amount (the mint's decimals read too). */
+  function tokenBalancesOf(keys: readonly string[]): TokenBalanceJson[] {
+    const found: TokenBalanceJson[] = [];
+    for (const [accountIndex, key] of keys.entries()) {
+      const account = svm.getAccount(address(key));
+      if (!account.exists || !TOKEN_PROGRAMS.includes(account.programAddress) || account.data.length < 165) continue;
+      const data = account.data;
+      const mint = base58.encode(data.subarray(0, 32));
+      const mintAccount = svm.getAccount(address(mint));
+      const decimals = mintAccount.exists && mintAccount.data.length >= 82 ? (mintAccount.data[44] as number) : 0;
+      const amount = new DataView(data.buffer, data.byteOffset + 64, 8).getBigUint64(0, true);
+      found.push({
+        accountIndex,
+        mint,
+        owner: base58.encode(data.subarray(32, 64)),
+        programId: account.programAddress,
+        uiTokenAmount: {
+          amount: amount.toString(),
+          decimals,
+          uiAmount: Number(amount) / 10 ** decimals,
+          uiAmountString: (Number(amount) / 10 ** decimals).toString(),
+        },
+      });
+    }
+    return found;
+  }
+
+  /** Whether `found` is visible at `commitment` (processed counts as confirmed: litesvm has no votes). */
+  function visibleAt(found: Executed, commitment: unknown): boolean {
+    return found.finalized || commitment === "confirmed" || commitment === "processed";
   }
 
   function signatureStatus(signature: string): unknown {
@@ -248,9 +334,26 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
       if (!Array.isArray(signatures)) throw new RpcError(-32602, "invalid params: expected an array of signatures");
       return { context: context(), value: signatures.map((signature) => signatureStatus(String(signature))) };
     },
-    getTransaction: ([signature]) => {
+    getTransaction: ([signature, config]) => {
       const found = executed.get(String(signature));
-      if (!found?.finalized) return null;
+      const { commitment, encoding } = (config ?? {}) as { commitment?: unknown; encoding?: unknown };
+      if (!found || !visibleAt(found, commitment)) return null;
+      if (encoding === "json" && found.balances) {
+        const { accountKeys, recentBlockhash, fee, blockTime, ...balances } = found.balances;
+        return {
+          slot: Number(found.slot),
+          blockTime,
+          transaction: { signatures: [String(signature)], message: { accountKeys, recentBlockhash } },
+          meta: {
+            err: found.err,
+            status: found.err === null ? { Ok: null } : { Err: found.err },
+            fee,
+            ...balances,
+            loadedAddresses: { writable: [], readonly: [] },
+            logMessages: found.logs,
+          },
+        };
+      }
       return {
         slot: Number(found.slot),
         blockTime: null,
@@ -260,6 +363,43 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
           status: found.err === null ? { Ok: null } : { Err: found.err },
           logMessages: found.logs,
         },
+      };
+    },
+    getSignaturesForAddress: ([account, config]) => {
+      const { limit, before, until, commitment } = (config ?? {}) as Record<string, unknown>;
+      const max = typeof limit === "number" ? limit : 1000;
+      const listed: unknown[] = [];
+      let started = typeof before !== "string";
+      for (const [signature, found] of [...executed.entries()].reverse()) {
+        if (signature === until) break;
+        if (!started) {
+          started = signature === before;
+          continue;
+        }
+        if (!found.balances?.accountKeys.includes(String(account))) continue;
+        if (!visibleAt(found, commitment ?? "finalized")) continue;
+        if (listed.length >= max) break;
+        listed.push({
+          signature,
+          slot: Number(found.slot),
+          err: found.err,
+          memo: null,
+          blockTime: found.balances.blockTime,
+          confirmationStatus: found.finalized ? "finalized" : "processed",
+        });
+      }
+      return listed;
+    },
+    getBlock: ([requested]) => {
+      const at = BigInt(Number(requested));
+      const found = [...executed.values()].find((entry) => entry.slot === at && entry.balances);
+      if (!found?.balances) throw new RpcError(-32009, `Slot ${at} was skipped, or missing in long-term storage`);
+      return {
+        blockhash: blockHashAt(at),
+        previousBlockhash: blockHashAt(at - 1n),
+        parentSlot: Number(at - 1n),
+        blockHeight: Number(at),
+        blockTime: found.balances.blockTime,
       };
     },
     getBalance: ([owner]) => ({ context: context(), value: Number(balanceOf(String(owner))) }),
