@@ -18,12 +18,12 @@ import {
   PAYLOAD_ENCODINGS,
   type PreparedSigner,
   planRawPayload,
-  planRawPayloads,
+  planRawPayloadsInSlices,
   type RawPayloadSignature,
   type SigningCurve,
   type SigningPlan,
   signRawPayload,
-  signRawPayloads,
+  signRawPayloadsInSlices,
 } from "../crypto/sign/index.js";
 import { privateKeyPolicyData, walletAccountTarget } from "../domain/policy-targets.js";
 import { rawPayloadPolicyData } from "../domain/raw-payload-policy.js";
@@ -309,7 +309,7 @@ export const signRawPayloadsOperation = defineActivity({
     );
     const { signers } = context.services;
     if (signers) {
-      const plan = planRawPayloads(curveOf(target), {
+      const plan = await planRawPayloadsInSlices(curveOf(target), {
         taproot: namesTaprootAddress(target, params.signWith),
         payloads: params.payloads,
         encoding: params.encoding,
@@ -319,7 +319,7 @@ export const signRawPayloadsOperation = defineActivity({
     }
     const { signer, taproot } = await signerFor(context, target, params.signWith);
     // All or nothing: one bad payload throws before any signature is returned, failing the whole activity.
-    const signatures = signRawPayloads({
+    const signatures = await signRawPayloadsInSlices({
       signer,
       taproot,
       payloads: params.payloads,

@@ -22,6 +22,7 @@ export {
   type PlannedInput,
   planRawPayload,
   planRawPayloads,
+  planRawPayloadsInSlices,
   type SigningKey,
   type SigningParameters,
   type SigningPlan,
@@ -30,6 +31,7 @@ export {
   signPlan,
   signRawPayload,
   signRawPayloads,
+  signRawPayloadsInSlices,
 } from "./raw-payload.js";
 export { assertSigningScheme, type SigningInput, toSigningInput } from "./scheme.js";
 export type { RawPayloadSignature } from "./signature.js";

@@ -2,7 +2,14 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { hexToBytes } from "@noble/hashes/utils.js";
 import { type Hex, keccak256, recoverAddress, toHex } from "viem";
 import { describe, expect, it } from "vitest";
-import { MAX_PAYLOADS_PER_REQUEST, prepareSigner, signRawPayloads } from "../../../src/crypto/sign/index.js";
+import {
+  MAX_PAYLOADS_PER_REQUEST,
+  planRawPayloads,
+  planRawPayloadsInSlices,
+  prepareSigner,
+  signRawPayloads,
+  signRawPayloadsInSlices,
+} from "../../../src/crypto/sign/index.js";
 import { ed25519Key, expectInvalid, secp256k1Key, viemSignature } from "./fixtures.js";
 
 const secp = secp256k1Key(0x77);
@@ -81,5 +88,51 @@ describe("signRawPayloads", () => {
         }),
       "parameters.hashFunction",
     );
+  });
+});
+
+describe("signRawPayloadsInSlices and planRawPayloadsInSlices", () => {
+  /** Counts the event loop's turns while `work` runs: each is a moment another request could have been served. */
+  async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    try {
+      return { result: await work(), turns };
+    } finally {
+      running = false;
+    }
+  }
+
+  const request = {
+    curve: "CURVE_SECP256K1" as const,
+    privateKey: secp.privateKey,
+    payloads: digests(MAX_PAYLOADS_PER_REQUEST),
+    encoding: "PAYLOAD_ENCODING_HEXADECIMAL" as const,
+    hashFunction: "HASH_FUNCTION_NO_OP" as const,
+  };
+
+  it("sign what signRawPayloads signs, giving the event loop back every 50 payloads", async () => {
+    const { result, turns } = await turnsDuring(() => signRawPayloadsInSlices(request));
+    expect(result).toEqual(signRawPayloads(request));
+    expect(turns).toBeGreaterThanOrEqual(MAX_PAYLOADS_PER_REQUEST / 50 - 1);
+  });
+
+  it("plan what planRawPayloads plans, giving the event loop back likewise", async () => {
+    const { curve, ...parameters } = request;
+    const { result, turns } = await turnsDuring(() => planRawPayloadsInSlices(curve, parameters));
+    expect(result).toEqual(planRawPayloads(curve, parameters));
+    expect(turns).toBeGreaterThanOrEqual(MAX_PAYLOADS_PER_REQUEST / 50 - 1);
+  });
+
+  it("refuse as the whole-list functions do", async () => {
+    await expect(signRawPayloadsInSlices({ ...request, payloads: [] })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
   });
 });
