@@ -130,4 +130,36 @@ describe("reusing a decision's evaluations", () => {
     expect(withMutable.outcome).toBe("ALLOW");
     expect(changed.outcome).not.toBe("ALLOW");
   });
+
+  it("reuses the list for conditions of `in`, int orderings and nested `&&`/`||` over `eth.tx` fields", () => {
+    const conditions = [
+      "activity.resource == 'PRIVATE_KEY' && wallet.id == 'w1'",
+      "activity.type in ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'] && wallet.id == 'w2'",
+      "(activity.resource == 'PRIVATE_KEY' || activity.resource == 'WALLET') && !(wallet.id == 'w1' || wallet.id == 'w3')",
+      "eth.tx.value < 1000000000000000000 && eth.tx.chain_id in [1, 10] && wallet.id == 'w1'",
+    ];
+    const compiled = conditions.map(
+      (condition, i) => new CompiledPolicy({ policyId: `p${i}`, effect: "EFFECT_ALLOW", condition }),
+    );
+    const alice = users[0] as PolicyUser;
+    const ctx = (value: bigint): PolicyContext => ({
+      activity: { type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", resource: "PRIVATE_KEY", action: "SIGN" },
+      wallet: { id: "w1" },
+      eth: { tx: { value, chain_id: 1n } },
+      approvers: [alice],
+      credentials: [credentialOf(alice)],
+    });
+    const first = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(5n), true);
+    const again = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(5n), true);
+    expect(again.evaluations).toBe(first.evaluations);
+    expect(first.evaluations.map((e) => e.outcome)).toEqual([
+      "OUTCOME_ALLOW",
+      "OUTCOME_DENY_IMPLICIT",
+      "OUTCOME_DENY_IMPLICIT",
+      "OUTCOME_ALLOW",
+    ]);
+    const larger = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(10n ** 19n), true);
+    expect(larger.evaluations).not.toBe(first.evaluations);
+    expect(larger.evaluations[3]?.outcome).toBe("OUTCOME_DENY_IMPLICIT");
+  });
 });
