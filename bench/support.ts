@@ -29,14 +29,41 @@ export interface SigningOrganization {
 }
 
 /**
+ * The condition of policy `n` of an organization, naming `walletId`: the shapes conditions are written in. Each
+ * policy but the allowing one names a wallet of its own, so it is judged and does not apply.
+ */
+export type ConditionShape = (n: number, walletId: string) => string;
+
+/** Equality tests joined by `&&`. */
+export const EQUALITY_CONDITION: ConditionShape = (_n, walletId) =>
+  `activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN' && wallet.id == '${walletId}'`;
+
+/** `activity.type in [...]` beside an equality test. */
+export const IN_CONDITION: ConditionShape = (_n, walletId) =>
+  `activity.type in ['ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'] && wallet.id == '${walletId}'`;
+
+/** `&&` and `||` nested three deep, with `!`. */
+export const NESTED_CONDITION: ConditionShape = (n, walletId) =>
+  `(activity.resource == 'PRIVATE_KEY' || activity.resource == 'WALLET_ACCOUNT') && (activity.action == 'SIGN' && (wallet.id == '${walletId}' || (wallet.id == 'cold-${n}' && !(activity.action == 'EXPORT'))))`;
+
+/** An `eth.tx` limit: for `sign_transaction` activities only (elsewhere `eth` is absent and the policy fails). */
+export const ETH_TX_CONDITION: ConditionShape = (n, walletId) =>
+  `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value < ${(n + 1) * 10 ** 18} && eth.tx.chain_id in [1, 10, 8453] && wallet.id == '${walletId}'`;
+
+/** The four shapes in turn (`eth.tx` included: for `sign_transaction` activities only). */
+export const MIXED_CONDITION: ConditionShape = (n, walletId) =>
+  [EQUALITY_CONDITION, IN_CONDITION, NESTED_CONDITION, ETH_TX_CONDITION][n % 4]!(n, walletId);
+
+/**
  * An organization with a root user and a member `signer`, a wallet with one Ethereum and one Solana account,
  * and `policies` policies of which exactly one lets the signer sign with that wallet; the others allow other
  * members on other wallets, so each is evaluated and none applies. `policies` 0 leaves the signer with no
- * policy: only the root user can then sign.
+ * policy: only the root user can then sign. `condition` gives each policy's condition.
  */
 export async function signingOrganization(
   policies: number,
   options: CustodyEngineOptions = {},
+  condition: ConditionShape = EQUALITY_CONDITION,
 ): Promise<SigningOrganization> {
   const engine = new CustodyEngine(options);
   const rootKey = apiKeyPair();
@@ -103,7 +130,7 @@ export async function signingOrganization(
         consensus: allows
           ? `approvers.any(user, user.id == '${signerUserId}')`
           : `approvers.any(user, user.id == 'member-${n}')`,
-        condition: `activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN' && wallet.id == '${allows ? walletId : `wallet-${n}`}'`,
+        condition: condition(n, allows ? walletId : `wallet-${n}`),
         notes: "",
       },
     });

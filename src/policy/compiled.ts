@@ -10,10 +10,10 @@
 import { type CustodyError, isCustodyError } from "../common/errors.js";
 import { type ApproverQuantifier, approverQuantifiers } from "./analysis.js";
 import type { Expr } from "./ast.js";
-import { type EqualityFastPath, equalityFastPath, type FieldRead } from "./equality-tests.js";
 import type { FieldCache } from "./evaluator.js";
 import { type Code, compileNode, type EvaluationRun, MAX_EVALUATION_STEPS } from "./evaluator.js";
 import { expressionError } from "./expression-errors.js";
+import { type FieldFastPath, type FieldRead, fieldFastPath } from "./field-tests.js";
 import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import { parseExpression } from "./parser.js";
 import { PolicyTimestamp, parseTimestamp } from "./timestamp.js";
@@ -28,7 +28,7 @@ export class PolicyRun implements EvaluationRun {
 
   /**
    * `fieldCache`: the field values read so far in `context` by the decision this run belongs to (see
-   * `equality-tests.ts`); only valid while the context does not change, so a decision makes its own.
+   * `field-tests.ts`); only valid while the context does not change, so a decision makes its own.
    */
   constructor(
     readonly context: PolicyContext,
@@ -62,9 +62,9 @@ interface CompiledQuantifier extends ApproverQuantifier {
 export class CompiledExpression {
   readonly expr: Expr | undefined;
   private readonly code: Code | undefined;
-  /** Equality tests of fields against literals, judged without the closures when they can be. */
-  private readonly equalityTests: EqualityFastPath | undefined;
-  /** The fields an expression of equality tests reads; `undefined` for any other expression. */
+  /** Tests of fields against literals, judged without the closures when they can be (see `field-tests.ts`). */
+  private readonly fieldTests: FieldFastPath | undefined;
+  /** The fields an expression of such tests reads; `undefined` for any other expression. */
   readonly fieldReads: readonly FieldRead[] | undefined;
   /** Why the source does not parse, when it does not. */
   readonly failure: CustodyError | undefined;
@@ -81,8 +81,8 @@ export class CompiledExpression {
     try {
       this.expr = parseExpression(source);
       this.code = compileNode(this.expr, source, field);
-      const tests = equalityFastPath(this.expr, field);
-      this.equalityTests = tests?.judge;
+      const tests = fieldFastPath(this.expr, field);
+      this.fieldTests = tests?.judge;
       this.fieldReads = tests?.reads;
     } catch (error) {
       if (!isCustodyError(error)) throw error;
@@ -127,8 +127,8 @@ export class CompiledExpression {
   }
 
   private run(run: PolicyRun): boolean {
-    if (this.equalityTests !== undefined) {
-      const judged = this.equalityTests(run);
+    if (this.fieldTests !== undefined) {
+      const judged = this.fieldTests(run);
       if (judged !== undefined) return judged;
     }
     const value = this.code!(run);

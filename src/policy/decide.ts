@@ -8,9 +8,9 @@
 
 import { freezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
 import { PolicyRun } from "./compiled.js";
-import { readField } from "./equality-tests.js";
 import { type CompiledPolicy, compilePolicy } from "./evaluate-policy.js";
 import type { FieldCache } from "./evaluator.js";
+import { readField } from "./field-tests.js";
 import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import type {
   DecideInput,
@@ -104,7 +104,7 @@ function outcomesOf(evaluations: readonly Evaluation[]): ReadonlySet<Outcome> {
 /**
  * Everything the outcomes of `policies` depend on, when that is known: the values of the fields their
  * conditions test, and the (immutable) approvers and credentials their consensus reads. `undefined` when
- * some policy depends on more (a `time` expression, a condition other than equality tests), when a tested
+ * some policy depends on more (a `time` expression, a condition other than tests of fields against literals), when a tested
  * field cannot be read as the fast path reads it, or when a member could still change.
  */
 interface DecisionInputs {

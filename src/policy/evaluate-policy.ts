@@ -19,9 +19,9 @@
 import { freezeBranded } from "../common/deep-frozen.js";
 import { CustodyError, isCustodyError } from "../common/errors.js";
 import { type CompiledExpression, compileExpression, errorRecord, PolicyRun } from "./compiled.js";
-import type { FieldRead } from "./equality-tests.js";
 import type { FieldCache } from "./evaluator.js";
 import { MAX_EVALUATION_STEPS } from "./evaluator.js";
+import type { FieldRead } from "./field-tests.js";
 import type {
   Evaluation,
   EvaluationError,
@@ -67,7 +67,7 @@ export class CompiledPolicy {
   private readonly records = new Map<Outcome, Evaluation>();
   /**
    * The context fields this policy's outcome depends on, besides `approvers` and `credentials` (all a
-   * consensus can read): those of a condition made of equality tests, or none without a condition.
+   * consensus can read): those of a condition made of tests of fields against literals (see `field-tests.ts`), or none without a condition.
    * `undefined` when the outcome depends on more: a `time` expression (the clock), any other condition.
    */
   readonly fieldReads: readonly FieldRead[] | undefined;

@@ -34,7 +34,7 @@ export const MAX_EVALUATION_STEPS = 500_000;
  * policy evaluation), the trusted time, and the values of the lambda variables in scope, by depth.
  */
 /**
- * The field values one decision has read, by an equality test's path number: the policies of an organization
+ * The field values one decision has read, by a field test's path number (`field-tests.ts`): the policies of an organization
  * test the same few fields (`activity.resource`, `wallet.id`, ...), and the context does not change while
  * they are judged, so each is read once per decision. A marker value stands for a field the fast path cannot
  * read.
@@ -49,7 +49,7 @@ export interface EvaluationRun {
   now(): PolicyTimestamp;
   /** `slots[d]` holds the variable of the lambda at depth `d` while its body runs. */
   readonly slots: Value[];
-  /** Field values already read in this context by the equality fast path, shared by one decision's policies. */
+  /** Field values already read in this context by the field-test fast path, shared by one decision's policies. */
   readonly fieldCache?: FieldCache | undefined;
 }
 

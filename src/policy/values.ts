@@ -20,8 +20,8 @@ export type Value =
 export type TypeName = "int" | "string" | "bool" | "timestamp" | "list" | "map";
 
 /** Smallest int (i128) and largest uint (u256) the language can hold. */
-const MIN_INT = -(1n << 127n);
-const MAX_UINT = (1n << 256n) - 1n;
+export const MIN_INT = -(1n << 127n);
+export const MAX_UINT = (1n << 256n) - 1n;
 
 export function typeOf(value: Value): TypeName {
   if (typeof value === "bigint") return "int";

@@ -26,8 +26,14 @@ const condition = fc.oneof(
   test,
   fc.array(test, { minLength: 2, maxLength: 3 }).map((tests) => tests.join(" && ")),
   fc.array(test, { minLength: 2, maxLength: 3 }).map((tests) => tests.join(" || ")),
-  // Shapes the reuse does not cover: they must switch it off, not be answered from it.
   fc.constant("wallet.id in ['w1', 'w2']"),
+  fc.constant(
+    "activity.type in ['ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'] && (wallet.id == 'w1' || !(wallet.name == 'hot'))",
+  ),
+  fc.constant("eth.tx.value < 1000 && eth.tx.to in ['0xabc', '0xdef']"),
+  // Shapes the reuse does not cover: they must switch it off, not be answered from it.
+  fc.constant("wallet.name.size() == 3"),
+  fc.constant("eth.tx.value < wallet.name"),
 );
 const consensus = fc.constantFrom(
   "",
@@ -50,13 +56,18 @@ const context = fc
       fc.constant(undefined),
     ),
     privateKey: fc.oneof(fc.constant({ id: "k1" }), fc.constant(undefined)),
+    tx: fc.oneof(
+      fc.record({ value: fc.constantFrom(5n, 999, 1000n, 10n ** 20n), to: fc.constantFrom("0xabc", "0x123") }),
+      fc.constant(undefined),
+    ),
     voters: fc.subarray([0, 1, 2], { minLength: 1 }),
   })
   .map(
-    ({ resource, wallet, privateKey, voters }): PolicyContext => ({
+    ({ resource, wallet, privateKey, tx, voters }): PolicyContext => ({
       activity: { type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", resource, action: "SIGN" },
       ...(wallet ? { wallet } : {}),
       ...(privateKey ? { private_key: privateKey } : {}),
+      ...(tx ? { eth: { tx } } : {}),
       approvers: voters.map((i) => users[i] as PolicyUser),
       credentials: voters.map((i) => credentials[i] as (typeof credentials)[number]),
       time: { now: new Date("2026-01-01T00:00:00Z") },
@@ -118,5 +129,37 @@ describe("reusing a decision's evaluations", () => {
     const changed = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx("w1", mutable), true);
     expect(withMutable.outcome).toBe("ALLOW");
     expect(changed.outcome).not.toBe("ALLOW");
+  });
+
+  it("reuses the list for conditions of `in`, int orderings and nested `&&`/`||` over `eth.tx` fields", () => {
+    const conditions = [
+      "activity.resource == 'PRIVATE_KEY' && wallet.id == 'w1'",
+      "activity.type in ['ACTIVITY_TYPE_SIGN_TRANSACTION_V2', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'] && wallet.id == 'w2'",
+      "(activity.resource == 'PRIVATE_KEY' || activity.resource == 'WALLET') && !(wallet.id == 'w1' || wallet.id == 'w3')",
+      "eth.tx.value < 1000000000000000000 && eth.tx.chain_id in [1, 10] && wallet.id == 'w1'",
+    ];
+    const compiled = conditions.map(
+      (condition, i) => new CompiledPolicy({ policyId: `p${i}`, effect: "EFFECT_ALLOW", condition }),
+    );
+    const alice = users[0] as PolicyUser;
+    const ctx = (value: bigint): PolicyContext => ({
+      activity: { type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", resource: "PRIVATE_KEY", action: "SIGN" },
+      wallet: { id: "w1" },
+      eth: { tx: { value, chain_id: 1n } },
+      approvers: [alice],
+      credentials: [credentialOf(alice)],
+    });
+    const first = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(5n), true);
+    const again = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(5n), true);
+    expect(again.evaluations).toBe(first.evaluations);
+    expect(first.evaluations.map((e) => e.outcome)).toEqual([
+      "OUTCOME_ALLOW",
+      "OUTCOME_DENY_IMPLICIT",
+      "OUTCOME_DENY_IMPLICIT",
+      "OUTCOME_ALLOW",
+    ]);
+    const larger = decideCompiled(compiled, { userIds: [], threshold: 1 }, ctx(10n ** 19n), true);
+    expect(larger.evaluations).not.toBe(first.evaluations);
+    expect(larger.evaluations[3]?.outcome).toBe("OUTCOME_DENY_IMPLICIT");
   });
 });
