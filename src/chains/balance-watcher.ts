@@ -31,6 +31,7 @@ import type { AssetRegistry } from "./assets.js";
 import { balanceUpdateId, recordConfirmedUpdate, settleBalanceUpdate } from "./balance-updates.js";
 import { blockHeader, type EvmBlockHeader, latestBlockNumber, scanEvmTransfers } from "./evm-transfers.js";
 import { type ChainRegistry, caip2Namespace } from "./registry.js";
+import { Rounds } from "./rounds.js";
 import { SolanaBalanceReader } from "./solana-balance-watch.js";
 import { anyBalanceWatch, watchedAddresses } from "./watched-addresses.js";
 
@@ -59,16 +60,14 @@ export interface BalanceWatcherOptions {
 
 export class BalanceWatcher {
   readonly #options: BalanceWatcherOptions;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #running: Promise<void> | undefined;
-  #closed = false;
-  #started = false;
+  readonly #rounds: Rounds;
   /** One reader per configured Solana cluster (each keeps whose turn it is among the watched accounts). */
   readonly #solana: SolanaBalanceReader[];
 
   constructor(options: BalanceWatcherOptions) {
     this.#options = options;
-    const context = { ...options, closed: () => this.#closed };
+    this.#rounds = new Rounds(() => this.round(), options.intervalMs, options.onError);
+    const context = { ...options, closed: () => this.#rounds.closed };
     this.#solana = options.chains.chainIds
       .filter((caip2) => caip2Namespace(caip2) === "solana")
       .map((chain) => new SolanaBalanceReader(chain, context));
@@ -81,32 +80,12 @@ export class BalanceWatcher {
 
   /** Starts the rounds (idempotent). Nothing runs when no EVM chain or Solana cluster is configured. */
   start(): void {
-    if (this.#started || this.#closed || this.#evmChains.length + this.#solana.length === 0) return;
-    this.#started = true;
-    this.#schedule(0);
+    if (this.#evmChains.length + this.#solana.length > 0) this.#rounds.start();
   }
 
   /** Stops the rounds and waits for the one in flight. */
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.round()
-        .catch((error) => this.#options.onError?.(error))
-        .finally(() => {
-          this.#running = undefined;
-          if (!this.#closed) this.#schedule(this.#options.intervalMs);
-        });
-    }, delayMs);
-    // The watcher never keeps a process alive on its own.
-    this.#timer.unref?.();
+    await this.#rounds.close();
   }
 
   /** One round: every configured chain read forward and its pending updates settled, if anyone watches. */
@@ -120,7 +99,7 @@ export class BalanceWatcher {
     if (evmChains.length > 0) {
       const watched = await this.#watched("ADDRESS_FORMAT_ETHEREUM");
       for (const chain of evmChains) {
-        if (this.#closed) return;
+        if (this.#rounds.closed) return;
         try {
           await this.#readForward(chain, watched);
           await this.#settleFinal(chain);
@@ -132,7 +111,7 @@ export class BalanceWatcher {
     if (this.#solana.length > 0) {
       const watched = await this.#watched("ADDRESS_FORMAT_SOLANA");
       for (const reader of this.#solana) {
-        if (this.#closed) return;
+        if (this.#rounds.closed) return;
         try {
           await reader.readForward(watched);
           await reader.settleFinal(MAX_FINALIZATIONS_PER_ROUND);
@@ -249,7 +228,7 @@ export class BalanceWatcher {
     if (!finalized) return;
     const headers = new Map<string, EvmBlockHeader | undefined>();
     for (const entry of pending) {
-      if (this.#closed) return;
+      if (this.#rounds.closed) return;
       if (BigInt(entry.blockNumber) > finalized.number) continue;
       const record = await store.read((reader) => new DataReader(reader).get("balanceUpdates", entry.id));
       let outcome: "finalized" | "dropped" = "dropped";

@@ -12,6 +12,7 @@ import type { Store } from "../storage/store.js";
 import { checkEvmInclusion } from "./evm-inclusion.js";
 import type { InclusionChecker } from "./inclusion.js";
 import { type ChainRegistry, caip2Namespace } from "./registry.js";
+import { Rounds } from "./rounds.js";
 import { settleSend } from "./send-status.js";
 import { checkSolanaInclusion } from "./solana-inclusion.js";
 
@@ -39,50 +40,27 @@ export interface SendStatusTrackerOptions {
 export class SendStatusTracker {
   readonly #options: SendStatusTrackerOptions;
   readonly #checkers: Readonly<Record<string, InclusionChecker>>;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #running: Promise<void> | undefined;
-  #closed = false;
-  #started = false;
+  readonly #rounds: Rounds;
 
   constructor(options: SendStatusTrackerOptions) {
     this.#options = options;
     this.#checkers = options.checkers ?? INCLUSION_CHECKERS;
+    this.#rounds = new Rounds(() => this.round(), options.intervalMs, options.onError);
   }
 
   /** Starts the rounds (idempotent). Nothing runs when no chain is configured. */
   start(): void {
-    if (this.#started || this.#closed || this.#options.chains.isEmpty) return;
-    this.#started = true;
-    this.#schedule(0);
+    if (!this.#options.chains.isEmpty) this.#rounds.start();
   }
 
   /** Asks for a round soon (after a broadcast), instead of waiting out the interval. */
   wake(): void {
-    if (!this.#started || this.#closed || this.#running) return;
-    this.#schedule(0);
+    this.#rounds.wake();
   }
 
   /** Stops the rounds and waits for the one in flight. */
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.round()
-        .catch((error) => this.#options.onError?.(error))
-        .finally(() => {
-          this.#running = undefined;
-          if (!this.#closed) this.#schedule(this.#options.intervalMs);
-        });
-    }, delayMs);
-    // The tracker never keeps a process alive on its own.
-    this.#timer.unref?.();
+    await this.#rounds.close();
   }
 
   /** One round: every watched send (up to a batch) is looked up and settled if final. */
@@ -92,7 +70,7 @@ export class SendStatusTracker {
       new DataReader(reader).list("pendingSends", PENDING_SENDS_SCOPE, { limit: BATCH }),
     );
     for (const entry of pending) {
-      if (this.#closed) return;
+      if (this.#rounds.closed) return;
       const backend = chains.find(entry.caip2);
       const namespace = caip2Namespace(entry.caip2);
       const checker = namespace === undefined ? undefined : this.#checkers[namespace];
