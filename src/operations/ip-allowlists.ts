@@ -35,7 +35,12 @@ const ruleSchema = v.object({
 /** Two families of ten, and room for duplicates the normalization drops. */
 const MAX_SUBMITTED_RULES = 100;
 
-const evaluationError = v.picklist(["ALLOW", "DENY"], "must be ALLOW or DENY");
+/** `ALLOW` or `DENY`: a plain string in the API description (no enum), checked here. */
+const evaluationError = v.pipe(
+  v.string(),
+  v.check((value) => value === "ALLOW" || value === "DENY", "must be ALLOW or DENY"),
+  v.transform((value) => value as "ALLOW" | "DENY"),
+);
 
 /** Lists belong to organizations without a parent: a sub-organization's requests are never checked. */
 function requireTopLevel(organization: OrganizationRecord): void {

@@ -250,7 +250,7 @@ describe("enforcement by the HTTP adapter", () => {
         apiKeys: [{ apiKeyName: "short-lived", publicKey: key.publicKey, curveType: "API_KEY_CURVE_P256" }],
       },
     });
-    const apiKeyId = (activity.result?.createApiKeysResult as { apiKeyIds: string[] }).apiKeyIds[0] as string;
+    const apiKeyId = activity.result!.createApiKeysResult.apiKeyIds[0] as string;
     await hostSets({ publicKey: key.publicKey, rules: [{ cidr: "10.0.0.0/24" }] });
     await root.deleteApiKeys({ organizationId, parameters: { userId: alice.userId, apiKeyIds: [apiKeyId] } });
     expect((await root.getIpAllowlist({ organizationId, publicKey: key.publicKey })).allowlist.rules).toEqual([]);

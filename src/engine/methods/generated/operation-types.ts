@@ -364,7 +364,7 @@ export interface SetIpAllowlistParameters {
     cidr: string;
     label?: string;
   }[];
-  onEvaluationError?: "ALLOW" | "DENY";
+  onEvaluationError?: string;
 }
 
 /** What `activity.result.setIpAllowlistResult` holds once `setIpAllowlist` completes. */
