@@ -141,15 +141,11 @@ export async function listInEffect(
 }
 
 /**
- * Refuses a request from `clientAddress` (null: the adapter could not tell it) when the list in effect for the
- * credential does not allow it: PERMISSION_DENIED, naming the address and which list refused it.
+ * Refuses a request from `clientAddress` (null: the adapter could not tell it) when `list`, the one in effect for
+ * its credential ({@link listInEffect}), does not allow it: PERMISSION_DENIED, naming the address and which list
+ * refused it. Called only once the credential's stamp is verified, so the refusal tells no stranger of a list.
  */
-export async function checkClientAddress(
-  data: DataReader,
-  credential: { organizationId: string; apiKeyPublicKey: string | null },
-  clientAddress: string | null,
-): Promise<void> {
-  const list = await listInEffect(data, credential.organizationId, credential.apiKeyPublicKey);
+export function checkClientAddress(list: IpAllowlistRecord | undefined, clientAddress: string | null): void {
   if (list === undefined) return;
   const which = list.publicKey === null ? "the organization's IP allowlist" : "the API key's IP allowlist";
   const address = clientAddress === null ? undefined : plainAddress(clientAddress);

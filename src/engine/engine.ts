@@ -10,7 +10,7 @@ import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { Operation } from "../contract/operation.js";
 import { id, int32, list, name } from "../contract/schema.js";
 import { rootUserParamsV5 } from "../domain/credentials/index.js";
-import { checkClientAddress } from "../domain/ip-allowlist.js";
+import { checkClientAddress, listInEffect } from "../domain/ip-allowlist.js";
 import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { type CanonicalForm, canonicalForm } from "../model/canonical-json.js";
 import { DataReader, DataWriter } from "../model/data.js";
@@ -331,21 +331,23 @@ export class CustodyEngine {
       tokens,
       oidc,
     };
-    const { confirm, signCountUpdate } = await core.store.read((reader) => authenticate(new DataReader(reader), input));
+    const { clientAddress } = request;
+    // The allow-list in effect is read in the same view as the credential; it is applied once the stamp verifies.
+    const { authentication, allowlist } = await core.store.read(async (reader) => {
+      const data = new DataReader(reader);
+      const found = await authenticate(data, input);
+      const { organizationId, apiKeyPublicKey } = found.holder;
+      const list = clientAddress === undefined ? undefined : await listInEffect(data, organizationId, apiKeyPublicKey);
+      return { authentication: found, allowlist: list };
+    });
+    const { confirm, signCountUpdate } = authentication;
     const principal = await confirm();
+    if (clientAddress !== undefined) checkClientAddress(allowlist, clientAddress);
     if (signCountUpdate !== undefined) {
       await core.store.transaction(
         (tx) => recordSignCount(new DataWriter(tx), signCountUpdate),
         core.trees.transactionOptions(principal.organizationId),
       );
-    }
-    const { clientAddress } = request;
-    if (clientAddress !== undefined) {
-      const credential = {
-        organizationId: principal.organizationId,
-        apiKeyPublicKey: principal.credential.kind === "apiKey" ? principal.credential.publicKey : null,
-      };
-      await core.store.read((reader) => checkClientAddress(new DataReader(reader), credential, clientAddress));
     }
     return principal;
   }

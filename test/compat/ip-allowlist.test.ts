@@ -3,13 +3,14 @@
  * `remove_ip_allowlist` through `@turnkey/http` and `@turnkey/sdk-server` (answers checked against the API
  * description), then enforcement: an organization list that leaves out 127.0.0.1 refuses the clients with
  * PERMISSION_DENIED and records nothing, an API key's own list speaks for that key while the organization's is
- * enabled, a sub-organization is never held to its parent's list, a trusted proxy's `X-Forwarded-For` is
+ * enabled (a passkey meets the organization's), a sub-organization is never held to its parent's list, a trusted proxy's `X-Forwarded-For` is
  * believed (from the right) and an untrusted one's is not, an address no one can tell meets `onEvaluationError`.
  * Hostile CIDRs and parameters are refused naming the field and change nothing.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient, TurnkeyRequestError } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
+import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFetchHandler, createHttpHandler } from "../../src/http.js";
 import type { CustodyEngine } from "../../src/index.js";
@@ -17,6 +18,8 @@ import { addPolicy, type Member, organizationWithMembers } from "../support/cons
 import { expectCustodyError } from "../support/custody-error.js";
 import { type ApiKeyPair, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 import { post, type RunningServer, serve } from "../support/server.js";
+import { passkeyParams } from "../support/signers.js";
+import { installNavigatorCredentials, SoftwareAuthenticator } from "../support/software-authenticator.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const SET = "/public/v1/submit/set_ip_allowlist";
@@ -239,6 +242,27 @@ describe("enforcement by the HTTP adapter", () => {
     expect((await refused(httpClient(alice.key).getWhoami({ organizationId }))).code).toBe(7);
     await root.removeIpAllowlist({ organizationId, parameters: { publicKey: alice.key.publicKey } });
     expect((await httpClient(alice.key).getWhoami({ organizationId })).userId).toBe(alice.userId);
+  });
+
+  it("holds a passkey's requests to the organization's list, never to an API key's", async () => {
+    const authenticator = new SoftwareAuthenticator();
+    await root.createAuthenticators({
+      organizationId,
+      parameters: { userId: alice.userId, authenticators: [passkeyParams(authenticator)] },
+    });
+    const uninstall = installNavigatorCredentials(authenticator, "http://localhost");
+    try {
+      const passkey = new TurnkeyClient({ baseUrl: direct.baseUrl }, new WebauthnStamper({ rpId: "localhost" }));
+      await hostSets({ enabled: true, rules: [{ cidr: "127.0.0.0/20" }] });
+      await hostSets({ publicKey: alice.key.publicKey, rules: [] });
+      expect((await passkey.getWhoami({ organizationId })).userId).toBe(alice.userId);
+      await hostSets({ enabled: true, rules: [{ cidr: "10.0.0.0/24" }] });
+      const error = await refused(passkey.getWhoami({ organizationId }));
+      expect(error.code).toBe(7);
+      expect(error.message).toContain("organization's IP allowlist");
+    } finally {
+      uninstall();
+    }
   });
 
   it("drops an API key's list with the key", async () => {
