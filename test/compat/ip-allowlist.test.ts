@@ -3,7 +3,8 @@
  * `remove_ip_allowlist` through `@turnkey/http` and `@turnkey/sdk-server` (answers checked against the API
  * description), then enforcement: an organization list that leaves out 127.0.0.1 refuses the clients with
  * PERMISSION_DENIED and records nothing, an API key's own list speaks for that key while the organization's is
- * enabled (a passkey meets the organization's), a sub-organization is never held to its parent's list, a trusted proxy's `X-Forwarded-For` is
+ * enabled (a passkey meets the organization's), a stamp that does not verify is refused as before (no list is
+ * revealed), a sub-organization is never held to its parent's list, a trusted proxy's `X-Forwarded-For` is
  * believed (from the right) and an untrusted one's is not, an address no one can tell meets `onEvaluationError`.
  * Hostile CIDRs and parameters are refused naming the field and change nothing.
  */
@@ -141,6 +142,24 @@ describe("set, get and remove through the official clients", () => {
     expect(conformanceFaults(GET, after)).toEqual([]);
   });
 
+  it("spells IPv6 blocks as RFC 5952 does, host bits cleared", async () => {
+    const spellings: [string, string][] = [
+      ["2001:0DB8:0000:0001:0000:0000:0000:0000/64", "2001:db8:0:1::/64"],
+      ["1:0:0:1:0:0:0:1/128", "1:0:0:1::1/128"],
+      ["0:0:0:0:0:0:0:1/128", "::1/128"],
+      ["::/128", "::/128"],
+      ["2001:db8:1:2:3:4:5:6/48", "2001:db8:1::/48"],
+      ["2001:db8:0:0:1:0:0:ffff/127", "2001:db8::1:0:0:fffe/127"],
+      ["64:ff9b::192.0.2.33/120", "64:ff9b::c000:200/120"],
+      ["203.0.113.77/28", "203.0.113.64/28"],
+      ["203.0.113.77/32", "203.0.113.77/32"],
+      ["10.0.255.255/20", "10.0.240.0/20"],
+    ];
+    await hostSets({ enabled: false, rules: spellings.map(([cidr]) => ({ cidr })) });
+    const { allowlist } = await httpClient(rootKey).getIpAllowlist({ organizationId });
+    expect(allowlist.rules.map((rule) => rule.cidr)).toEqual(spellings.map(([, normalized]) => normalized));
+  });
+
   it("keeps an API key's own list through @turnkey/sdk-server, replaced whole by the next set", async () => {
     const client = sdk(rootKey);
     await client.setIpAllowlist({
@@ -221,6 +240,17 @@ describe("enforcement by the HTTP adapter", () => {
     // The host is never held to it, and lets the loopback network in.
     await hostSets({ enabled: true, rules: [{ cidr: "10.0.0.0/24" }, { cidr: "127.0.0.0/20" }] });
     expect((await httpClient(alice.key).getWhoami({ organizationId })).userId).toBe(alice.userId);
+  });
+
+  it("answers a stamp that does not verify as unauthenticated, telling a stranger nothing of the list", async () => {
+    await hostSets({ enabled: true, rules: [{ cidr: "10.0.0.0/24" }] });
+    const signed = await httpClient(alice.key).stampGetWhoami({ organizationId });
+    const forged = await post(signed.url, `${signed.body} `, {
+      [signed.stamp.stampHeaderName]: signed.stamp.stampHeaderValue,
+    });
+    expect(forged.status).toBe(401);
+    expect(forged.text).toContain("SIGNATURE_INVALID");
+    expect(forged.text).not.toContain("allowlist");
   });
 
   it("enforces nothing while the organization list is disabled, not even an API key's own list", async () => {
