@@ -73,11 +73,27 @@ export interface Authentication {
    */
   confirm: () => Promise<Principal>;
   signCountUpdate?: SignCountUpdate;
+  /**
+   * Whose credential the stamp names, known before `confirm` (so what depends on it, such as the IP allow-list in
+   * effect, is read in the same read view); nothing may be concluded from it until `confirm` resolves.
+   */
+  holder: CredentialHolder;
+}
+
+/** The organization holding a credential, and the API key's public key when the credential is one. */
+export interface CredentialHolder {
+  organizationId: string;
+  apiKeyPublicKey: string | null;
 }
 
 /** The {@link Authentication} of a principal every check has already passed. */
 function confirmed(principal: Principal): () => Promise<Principal> {
   return () => Promise.resolve(principal);
+}
+
+/** An {@link Authentication} settled in the read: an attested stamp's or a session's, which name no API key. */
+function settled(principal: Principal): Authentication {
+  return { holder: { organizationId: principal.organizationId, apiKeyPublicKey: null }, confirm: confirmed(principal) };
 }
 
 const CREDENTIAL_NOT_FOUND_MESSAGE = "credential ID could not be found in organization or its parent organization";
@@ -198,6 +214,7 @@ async function authenticateApiKey(
   };
   const signed = { scheme: stamp.scheme, publicKey: stamp.publicKey, signature: stamp.signature, body: input.body };
   return {
+    holder: { organizationId: key.organizationId, apiKeyPublicKey: key.publicKey },
     confirm: async () => {
       if (!(await verifyApiKeySignatureOffThread(signed))) {
         throw unauthenticated("could not verify api key signature", "SIGNATURE_INVALID");
@@ -244,6 +261,7 @@ async function authenticateWebauthn(
     );
   }
   return {
+    holder: { organizationId: authenticator.organizationId, apiKeyPublicKey: null },
     confirm: confirmed({
       userId: authenticator.userId,
       organizationId: authenticator.organizationId,
@@ -287,9 +305,9 @@ export async function authenticate(data: DataReader, input: AuthenticationInput)
   }
   if (apiKey !== undefined) return authenticateApiKey(data, apiKey, input);
   if (webauthn !== undefined) return authenticateWebauthn(data, webauthn, input);
-  if (attested !== undefined) return { confirm: confirmed(await authenticateAttested(data, attested, input)) };
+  if (attested !== undefined) return settled(await authenticateAttested(data, attested, input));
   // sdk-browser sends X-Session beside a stamp when it has both; the stamp then speaks for the request.
-  if (session !== undefined) return { confirm: confirmed(await authenticateSession(data, session, input)) };
+  if (session !== undefined) return settled(await authenticateSession(data, session, input));
   throw unauthenticated(
     "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)",
     "MISSING_STAMP",

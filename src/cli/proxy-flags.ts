@@ -1,9 +1,12 @@
 /**
- * `custodian serve`'s auth-proxy flags: `--proxy-origin` and `--proxy-limit`, as the proxy's options.
+ * `custodian serve`'s proxy flags: `--proxy-origin` and `--proxy-limit`, as the auth proxy's options, and
+ * `--trusted-proxy`, as the HTTP adapter's `trustedProxies`.
  *
  * @module
  */
 import type { AuthProxyOptions, AuthProxyRateLimits } from "../auth-proxy/options.js";
+import { isCustodyError } from "../common/errors.js";
+import { trustedProxyList } from "../http/client-address.js";
 
 const LIMIT_NAMES = ["requestsPerAddress", "signupsPerAddress", "otpSendsPerAddress", "otpSendsPerContact"] as const;
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -64,4 +67,18 @@ export function rateLimitsOf(values: readonly string[]): AuthProxyRateLimits | f
           };
   }
   return limits;
+}
+
+/** `--trusted-proxy` values as the adapter's `trustedProxies`, each checked (an address or a CIDR block). */
+export function trustedProxiesOf(values: readonly string[]): readonly string[] | undefined {
+  if (values.length === 0) return undefined;
+  for (const value of values) {
+    try {
+      trustedProxyList([value]);
+    } catch (error) {
+      if (!isCustodyError(error)) throw error;
+      throw new Error(`--trusted-proxy must be an IP address or CIDR block, got ${JSON.stringify(value)}`);
+    }
+  }
+  return values;
 }

@@ -34,7 +34,7 @@ import { createSeededRandom } from "../model/random.js";
 import type { AvailabilityChange } from "../storage/postgres/index.js";
 import { isStoreUnavailable } from "../storage/store.js";
 import { parseFlags } from "./parse-flags.js";
-import { allowedOriginsOf, rateLimitsOf } from "./proxy-flags.js";
+import { allowedOriginsOf, rateLimitsOf, trustedProxiesOf } from "./proxy-flags.js";
 
 export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 8080] [--data ./.custodian] [--memory] [--reset]
                        [--seed SEED] [--root-public-key HEX] [--quiet] [--log-format pretty|json]
@@ -44,7 +44,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--postgres-schema custodian] [--rpc eip155:31337=http://127.0.0.1:8545 ...]
                        [--token CAIP2=ADDRESS[,SYMBOL] ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
-                       [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX]
+                       [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX] [--trusted-proxy ADDRESS ...]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -97,6 +97,9 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                      or NAME=off, NAME one of requestsPerAddress (default 300/5m), signupsPerAddress (20/1h),
                      otpSendsPerAddress (30/1h), otpSendsPerContact (5/15m); repeat for several, or 'off'
                      for none. A refused request gets 429 with retry-after
+  --trusted-proxy    an address or CIDR block of a reverse proxy in front of the server whose X-Forwarded-For
+                     IP allowlists believe (read from the right); repeat for several. Default: none, so
+                     allowlists see the connection's peer address
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -298,6 +301,7 @@ export async function serve(argv: string[]): Promise<void> {
         "proxy-origin": { type: "string", multiple: true, default: [] },
         "proxy-limit": { type: "string", multiple: true, default: [] },
         "sponsor-key": { type: "string" },
+        "trusted-proxy": { type: "string", multiple: true, default: [] },
         help: { type: "boolean", short: "h", default: false },
       },
     },
@@ -331,6 +335,7 @@ export async function serve(argv: string[]): Promise<void> {
   const sponsorPrivateKey = values["sponsor-key"] ?? process.env.CUSTODIAN_SPONSOR_KEY;
   const allowedOrigins = allowedOriginsOf(values["proxy-origin"]);
   const rateLimits = rateLimitsOf(values["proxy-limit"]);
+  const trustedProxies = trustedProxiesOf(values["trusted-proxy"]);
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -440,6 +445,7 @@ export async function serve(argv: string[]): Promise<void> {
     // A client that leaves before its answer is counted, not logged as an error.
     adapter: {
       onError,
+      trustedProxies,
       onClientDisconnect: () => {
         clientDisconnects++;
       },

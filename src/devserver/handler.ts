@@ -23,6 +23,8 @@ function activityOf(requestBody: Uint8Array | null, response: AdapterResponse): 
   const denied = response.error?.details;
   if (typeof denied?.activityId === "string") out.activityId = denied.activityId;
   if (typeof denied?.activityType === "string") out.activityType = denied.activityType;
+  // An IP allowlist's refusal comes before any activity, so the line says why (the address and which list).
+  if (denied?.reason === "IP_NOT_ALLOWED" && response.error !== undefined) out.reason = response.error.message;
   const requested = parseJson(requestBody === null ? undefined : Buffer.from(requestBody).toString("utf8"));
   if (typeof requested?.type === "string") out.activityType = requested.type;
   const answered = parseJson(response.body)?.activity as Record<string, unknown> | undefined;

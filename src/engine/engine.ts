@@ -10,6 +10,7 @@ import { CustodyError, invalidArgument } from "../common/errors.js";
 import type { Operation } from "../contract/operation.js";
 import { id, int32, list, name } from "../contract/schema.js";
 import { rootUserParamsV5 } from "../domain/credentials/index.js";
+import { checkClientAddress, listInEffect } from "../domain/ip-allowlist.js";
 import { MemoryOutbox, type OutboxMessage } from "../messages/outbox.js";
 import { type CanonicalForm, canonicalForm } from "../model/canonical-json.js";
 import { DataReader, DataWriter } from "../model/data.js";
@@ -303,8 +304,18 @@ export class CustodyEngine {
    * credential is looked up in the named organization, then its parent, then its sub-organizations. A
    * passkey's new sign counter is recorded (in a transaction of its own) before the principal is returned.
    * `organizationId` must be an id (`INVALID_ARGUMENT` naming it otherwise), as every operation's schema asks.
+   *
+   * With `clientAddress` (the address the request came from, or null when the host could not tell it), the
+   * principal's IP allow-list is applied too: `PERMISSION_DENIED` (reason `IP_NOT_ALLOWED`) for an address it
+   * does not allow. Without it (the dev console, a host's own tools) no allow-list applies, as the hosted
+   * service's dashboard is never held to one.
    */
-  async authenticate(request: { stamps: RequestStamps; body: Uint8Array; organizationId: string }): Promise<Principal> {
+  async authenticate(request: {
+    stamps: RequestStamps;
+    body: Uint8Array;
+    organizationId: string;
+    clientAddress?: string | null;
+  }): Promise<Principal> {
     const core = this.#core;
     // Checked before the credential is looked up under it, as the operation's own parse comes later.
     parseWith(id, request.organizationId, "organizationId");
@@ -320,8 +331,18 @@ export class CustodyEngine {
       tokens,
       oidc,
     };
-    const { confirm, signCountUpdate } = await core.store.read((reader) => authenticate(new DataReader(reader), input));
+    const { clientAddress } = request;
+    // The allow-list in effect is read in the same view as the credential; it is applied once the stamp verifies.
+    const { authentication, allowlist } = await core.store.read(async (reader) => {
+      const data = new DataReader(reader);
+      const found = await authenticate(data, input);
+      const { organizationId, apiKeyPublicKey } = found.holder;
+      const list = clientAddress === undefined ? undefined : await listInEffect(data, organizationId, apiKeyPublicKey);
+      return { authentication: found, allowlist: list };
+    });
+    const { confirm, signCountUpdate } = authentication;
     const principal = await confirm();
+    if (clientAddress !== undefined) checkClientAddress(allowlist, clientAddress);
     if (signCountUpdate !== undefined) {
       await core.store.transaction(
         (tx) => recordSignCount(new DataWriter(tx), signCountUpdate),

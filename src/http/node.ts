@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CustodyEngine } from "../engine/engine.js";
+import { trustedProxyList } from "./client-address.js";
 import {
   type AdapterRequest,
   type AdapterResponse,
@@ -100,6 +101,7 @@ export function headersOf(req: IncomingMessage): Record<string, readonly string[
  * Stamps are verified over the raw body bytes, so mount it before body parsers (or let them keep a Buffer).
  */
 export function createHttpHandler(engine: CustodyEngine, options: HttpAdapterOptions = {}): NodeHttpHandler {
+  if (options.trustedProxies !== undefined) trustedProxyList(options.trustedProxies);
   return (req, res, next) => {
     const path = (req.url ?? "/").split("?")[0] as string;
     if (next && !servesPath(path)) {
@@ -142,6 +144,8 @@ export async function serveApiRequest(
   }
   const { body } = outcome;
   const request: AdapterRequest = { method: req.method ?? "GET", path, headers: headersOf(req), body };
+  const peer = req.socket.remoteAddress;
+  if (peer !== undefined) request.clientAddress = peer;
   const response = await respond(engine, request, options);
   if (body === null) {
     response.headers.connection = "close";

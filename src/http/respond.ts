@@ -9,6 +9,7 @@ import { CustodyError, isCustodyError } from "../common/errors.js";
 import { decodeUtf8Strict } from "../crypto/bytes.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { operationByUrlPath } from "../operations/table.js";
+import { clientAddressOf } from "./client-address.js";
 import { HOSTED_API_PATHS } from "./generated/hosted-api-paths.js";
 import { exceedsJsonDepth } from "./json-depth.js";
 
@@ -23,6 +24,14 @@ export interface HttpAdapterOptions {
   /** Called with unexpected errors (those answered with 500), for the host's logs. Never given secrets. */
   onError?: (error: unknown) => void;
   /**
+   * Addresses (or CIDR blocks) of the reverse proxies in front of this server whose `X-Forwarded-For` is
+   * believed: a request arriving from one of them is held to the address that proxy appended, read from the
+   * right, through as many trusted proxies as it passed. Default: none, so IP allow-lists see the socket's
+   * peer address only. List only proxies that overwrite or append to the header, never one a client reaches
+   * around.
+   */
+  trustedProxies?: readonly string[];
+  /**
    * Called once for each request whose client went away before it was answered (an aborted upload, a
    * closed socket): an ordinary event, counted rather than logged as an error. Node handler only.
    */
@@ -36,6 +45,11 @@ export interface AdapterRequest {
   headers: Readonly<Record<string, readonly string[]>>;
   /** The body bytes, or null when the body went over the limit before it was read whole. */
   body: Uint8Array | null;
+  /**
+   * The peer address the transport saw (the socket's remote address); absent when the host cannot tell it,
+   * which IP allow-lists treat as an evaluation error (their `onEvaluationError`).
+   */
+  clientAddress?: string;
 }
 
 export interface AdapterResponse {
@@ -223,7 +237,12 @@ export async function respond(
         reason: "REQUEST_INVALID",
       });
     }
-    const principal = await engine.authenticate({ stamps, body: request.body, organizationId });
+    const clientAddress = clientAddressOf(
+      request.clientAddress,
+      request.headers["x-forwarded-for"],
+      options.trustedProxies,
+    );
+    const principal = await engine.authenticate({ stamps, body: request.body, organizationId, clientAddress });
     const result = await engine.execute({ operation, bodyText: text, body, principal });
     return json(200, result, cors);
   } catch (error) {

@@ -18,6 +18,11 @@ export function addressRecordId(organizationId: string, address: string): string
   return JSON.stringify([organizationId, normalizeAddressForLookup(address)]);
 }
 
+/** The id of an IP allow-list record: the organization's own (`publicKey` null) or one API key's. */
+export function ipAllowlistRecordId(organizationId: string, publicKey: string | null): string {
+  return JSON.stringify([organizationId, publicKey === null ? null : publicKey.toLowerCase()]);
+}
+
 /** Scope of engine-wide records. */
 export const META_SCOPE = "meta";
 
@@ -156,6 +161,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   }),
   // Scoped by user: a user's pending targets are found (and replaced) without reading the organization's.
   secretImportTargets: (t) => ({ scope: t.userId }),
+  ipAllowlists: (l) => ({ scope: l.organizationId }),
 };
 
 /** The collections whose records name the organization they belong to. */

@@ -523,6 +523,32 @@ export interface InvitationRecord {
   updatedAtMs: number;
 }
 
+/** One rule of an IP allow-list: a normalized CIDR and its label (empty when none was given). */
+export interface IpAllowlistRuleRecord {
+  cidr: string;
+  label: string;
+  createdAtMs: number;
+}
+
+/**
+ * An IP allow-list (`set_ip_allowlist`): the organization's own (`publicKey` null) or one of its API keys'.
+ * Only organizations without a parent keep them; `domain/ip-allowlist.ts` says which one a request meets.
+ */
+export interface IpAllowlistRecord {
+  /** `ipAllowlistRecordId(organizationId, publicKey)`: one list per organization and per API key. */
+  id: string;
+  organizationId: string;
+  /** The API key's public key (lowercase hex), or null for the organization-level list. */
+  publicKey: string | null;
+  /** Whether the organization-level list is enforced; null for an API key's list (always enforced). */
+  enabled: boolean | null;
+  /** What a request whose source address cannot be told meets. */
+  onEvaluationError: "ALLOW" | "DENY";
+  rules: IpAllowlistRuleRecord[];
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /**
  * A billing organization's gas sponsorship limits (`upsert_gas_usage_config`), one per organization, as
  * configured; the sponsored sends are held to them and `get_gas_usage` reports them (`domain/gas-usage.ts`).
@@ -712,6 +738,7 @@ export interface Collections {
   gasSpends: GasSpendRecord;
   secrets: SecretRecord;
   secretImportTargets: SecretImportTargetRecord;
+  ipAllowlists: IpAllowlistRecord;
 }
 
 export type CollectionName = keyof Collections;

@@ -22,6 +22,7 @@ import { removeOrganizationFeature, setOrganizationFeature } from "./features.js
 import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
 import { createInvitations, deleteInvitation } from "./invitations.js";
+import { getIpAllowlist, removeIpAllowlist, setIpAllowlist } from "./ip-allowlists.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
@@ -90,6 +91,9 @@ export const OPERATIONS = [
   listSubOrgIds,
   updateOrganizationName,
   getOrganizationConfigs,
+  setIpAllowlist,
+  removeIpAllowlist,
+  getIpAllowlist,
   createInvitations,
   deleteInvitation,
   getActivity,

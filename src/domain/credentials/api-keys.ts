@@ -6,7 +6,7 @@
 import { isApiKeyExpired } from "../../auth/credential-state.js";
 import { CustodyError } from "../../common/errors.js";
 import { validateApiPublicKey } from "../../crypto/stamp/index.js";
-import { type DataWriter, INDEX } from "../../model/data.js";
+import { type DataWriter, INDEX, ipAllowlistRecordId } from "../../model/data.js";
 import type { ApiKeyCurve, ApiKeyRecord, UserRecord } from "../../model/records.js";
 import { type CredentialWriteContext, credentialLocationId } from "./common.js";
 import { type ApiKeyParams, LIMITS } from "./params.js";
@@ -68,9 +68,13 @@ export async function addApiKeys(
   return added;
 }
 
-/** Deletes an API key and the record of where it lives. */
+/**
+ * Deletes an API key, the record of where it lives and its IP allow-list (a key registered again later starts
+ * without one).
+ */
 export async function removeApiKey(data: DataWriter, key: ApiKeyRecord): Promise<void> {
   await data.delete("apiKeys", key.id);
+  await data.delete("ipAllowlists", ipAllowlistRecordId(key.organizationId, key.publicKey));
   await data.delete("credentialLocations", credentialLocationId("apiKey", key.publicKey, key.organizationId));
 }
 

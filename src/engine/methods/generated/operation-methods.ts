@@ -116,6 +116,8 @@ import type {
   GetBootProofResponse,
   GetGasUsageRequest,
   GetGasUsageResponse,
+  GetIpAllowlistRequest,
+  GetIpAllowlistResponse,
   GetLatestBootProofRequest,
   GetLatestBootProofResponse,
   GetNoncesRequest,
@@ -208,8 +210,12 @@ import type {
   RecoverUserParameters,
   RecoverUserResult,
   RejectActivityParameters,
+  RemoveIpAllowlistParameters,
+  RemoveIpAllowlistResult,
   RemoveOrganizationFeatureParameters,
   RemoveOrganizationFeatureResult,
+  SetIpAllowlistParameters,
+  SetIpAllowlistResult,
   SetOrganizationFeatureParameters,
   SetOrganizationFeatureResult,
   SignRawPayloadParameters,
@@ -308,6 +314,31 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   getOrganizationConfigs(input: GetOrganizationConfigsRequest): Promise<GetOrganizationConfigsResponse>;
+  /**
+   * Create or update IP allowlist and rules for organization or API key. The IP allowlist restricts API access to specific CIDR blocks. Organization-level allowlists apply to all API keys unless overridden by a key-specific allowlist.
+   *
+   * Activity `ACTIVITY_TYPE_SET_IP_ALLOWLIST` at `POST /public/v1/submit/set_ip_allowlist`; the result is `activity.result.setIpAllowlistResult`.
+   * Policy: resource `CONFIG`, action `UPDATE`.
+   */
+  setIpAllowlist(
+    input: ActivityInput<SetIpAllowlistParameters, "ACTIVITY_TYPE_SET_IP_ALLOWLIST">,
+  ): Promise<ActivityResponseOf<{ setIpAllowlistResult: SetIpAllowlistResult }>>;
+  /**
+   * Delete IP allowlist and all associated rules for organization or API key. After removal, access will be determined by organization-level allowlist (for API keys) or allowed from all IPs (for organizations).
+   *
+   * Activity `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST` at `POST /public/v1/submit/remove_ip_allowlist`; the result is `activity.result.removeIpAllowlistResult`.
+   * Policy: resource `CONFIG`, action `DELETE`.
+   */
+  removeIpAllowlist(
+    input: ActivityInput<RemoveIpAllowlistParameters, "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST">,
+  ): Promise<ActivityResponseOf<{ removeIpAllowlistResult: RemoveIpAllowlistResult }>>;
+  /**
+   * Get IP allowlist and rules for an organization.
+   *
+   * Query at `POST /public/v1/query/get_ip_allowlist`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getIpAllowlist(input: GetIpAllowlistRequest): Promise<GetIpAllowlistResponse>;
   /**
    * Create invitations to join an existing organization.
    *

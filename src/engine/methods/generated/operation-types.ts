@@ -356,6 +356,49 @@ export interface GetOrganizationConfigsResponse {
   };
 }
 
+/** The `parameters` of `setIpAllowlist` for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`. */
+export interface SetIpAllowlistParameters {
+  publicKey?: string;
+  enabled?: boolean;
+  rules?: {
+    cidr: string;
+    label?: string;
+  }[];
+  onEvaluationError?: string;
+}
+
+/** What `activity.result.setIpAllowlistResult` holds once `setIpAllowlist` completes. */
+export type SetIpAllowlistResult = {};
+
+/** The `parameters` of `removeIpAllowlist` for `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST`. */
+export interface RemoveIpAllowlistParameters {
+  publicKey?: string;
+}
+
+/** What `activity.result.removeIpAllowlistResult` holds once `removeIpAllowlist` completes. */
+export type RemoveIpAllowlistResult = {};
+
+/** The request of `getIpAllowlist` (`POST /public/v1/query/get_ip_allowlist`). */
+export interface GetIpAllowlistRequest {
+  organizationId: string;
+  publicKey?: string;
+}
+
+/** What `getIpAllowlist` answers. */
+export interface GetIpAllowlistResponse {
+  allowlist: {
+    onEvaluationError?: "ALLOW" | "DENY";
+    enabled?: boolean;
+    publicKey?: string;
+    organizationId: string;
+    rules: {
+      cidr: string;
+      label: string;
+      createdAt: string;
+    }[];
+  };
+}
+
 /** The `parameters` of `createInvitations` for `ACTIVITY_TYPE_CREATE_INVITATIONS`. */
 export interface CreateInvitationsParameters {
   invitations: {
@@ -2703,6 +2746,9 @@ export interface OperationTypes {
   getSubOrgIds: { request: GetSubOrgIdsRequest; result: GetSubOrgIdsResponse };
   updateOrganizationName: { versions: [UpdateOrganizationNameParameters]; result: UpdateOrganizationNameResult };
   getOrganizationConfigs: { request: GetOrganizationConfigsRequest; result: GetOrganizationConfigsResponse };
+  setIpAllowlist: { versions: [SetIpAllowlistParameters]; result: SetIpAllowlistResult };
+  removeIpAllowlist: { versions: [RemoveIpAllowlistParameters]; result: RemoveIpAllowlistResult };
+  getIpAllowlist: { request: GetIpAllowlistRequest; result: GetIpAllowlistResponse };
   createInvitations: { versions: [CreateInvitationsParameters]; result: CreateInvitationsResult };
   deleteInvitation: { versions: [DeleteInvitationParameters]; result: DeleteInvitationResult };
   getActivity: { request: GetActivityRequest; result: GetActivityResponse };
