@@ -13,7 +13,15 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58 } from "@scure/base";
 import { Address, NETWORK, OutScript, p2wpkh, Script } from "@scure/btc-signer";
-import { absentMembers, accessListTransaction, psbt, solanaTransaction } from "../../test/support/transaction-bombs.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import {
+  absentMembers,
+  accessListTransaction,
+  BITCOIN_SEGWIT_ACCOUNT,
+  BITCOIN_TAPROOT_ACCOUNT,
+  psbt,
+  solanaTransaction,
+} from "../../test/support/transaction-bombs.js";
 import { check, clientFor, figure, type Target } from "./harness.js";
 
 /** The slowest answer to `probe`, sent back to back while `work` runs, and what `work` gave. */
@@ -42,32 +50,7 @@ export async function transactionBombs(target: Target): Promise<void> {
   const client = clientFor(target.server.baseUrl, target.root, target.organizationId);
   const { walletId } = await client.createWallet({
     walletName: "transaction bombs",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/84'/0'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/86'/0'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
-    ],
+    accounts: [BITCOIN_SEGWIT_ACCOUNT, BITCOIN_TAPROOT_ACCOUNT, ETHEREUM_ACCOUNT, SOLANA_ACCOUNT],
   });
   const { accounts } = await client.getWalletAccounts({ walletId });
   const segwit = accounts.find((account) => account.addressFormat.endsWith("_P2WPKH"));

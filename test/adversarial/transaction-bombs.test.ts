@@ -22,13 +22,15 @@ import {
 } from "../../src/crypto/tx/limits.js";
 import { parseWithIdl } from "../../src/crypto/tx/solana-idl.js";
 import type { CustodyEngineOptions } from "../../src/index.js";
-import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
 import {
   absentMembers,
   accessListTransaction,
+  BITCOIN_SEGWIT_ACCOUNT,
+  BITCOIN_TAPROOT_ACCOUNT,
   BOMB_DOMAIN,
   psbt,
   solanaTransaction,
@@ -43,20 +45,7 @@ async function setup(options: CustodyEngineOptions = {}) {
     organizationId,
     parameters: {
       walletName: "bombs",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/84'/0'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
-        },
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/86'/0'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
-        },
-      ],
+      accounts: [BITCOIN_SEGWIT_ACCOUNT, BITCOIN_TAPROOT_ACCOUNT],
     },
   });
   const [segwit, taproot] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [
@@ -168,14 +157,7 @@ async function ethereumSetup() {
     organizationId,
     parameters: {
       walletName: "typed data bombs",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT],
     },
   });
   const [address] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];

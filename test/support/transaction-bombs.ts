@@ -9,6 +9,22 @@ import { Transaction as EthTransaction } from "micro-eth-signer";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
+/** The first native segwit (P2WPKH) account of a wallet, the key the PSBT bombs spend from. */
+export const BITCOIN_SEGWIT_ACCOUNT = {
+  curve: "CURVE_SECP256K1",
+  pathFormat: "PATH_FORMAT_BIP32",
+  path: "m/84'/0'/0'/0/0",
+  addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
+} as const;
+
+/** The first taproot (P2TR) account of a wallet. */
+export const BITCOIN_TAPROOT_ACCOUNT = {
+  curve: "CURVE_SECP256K1",
+  pathFormat: "PATH_FORMAT_BIP32",
+  path: "m/86'/0'/0'/0/0",
+  addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
+} as const;
+
 /**
  * A PSBT spending `inputs` outputs that pay `script` and paying `outputs` outputs to `payTo`. Built without
  * the library's checks of what it spends and pays (legacy witness UTXOs, bare multisig, unknown scripts): the
