@@ -7,7 +7,6 @@
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addSendPolicies,
@@ -19,7 +18,7 @@ import {
 } from "../support/consensus.js";
 import type { ApiKeyPair } from "../support/engine.js";
 import { EXPLICIT_DENIAL, officialRefusal } from "../support/official-refusal.js";
-import { type RunningServer, serve } from "../support/server.js";
+import { type RunningServer, sdkClient, serve } from "../support/server.js";
 
 const CAIP2 = "eip155:31337";
 const ALLOWED = "0x00000000000000000000000000000000000a110e";
@@ -29,15 +28,7 @@ let fixture: Awaited<ReturnType<typeof organizationWithMembers<"agent" | "review
 let agent: Member;
 let from: string;
 
-function sdk(key: ApiKeyPair) {
-  return new Turnkey({
-    apiBaseUrl: server.baseUrl,
-    apiPublicKey: key.publicKey,
-    apiPrivateKey: key.privateKey,
-    defaultOrganizationId: fixture.organizationId,
-    activityPoller: { intervalMs: 20, numRetries: 1 },
-  }).apiClient();
-}
+const sdk = (key: ApiKeyPair) => sdkClient(server, key, fixture.organizationId);
 
 const send = (calls: { to: string; value?: string }[], sponsor = true) =>
   sdk(agent.key).ethSendTransaction({ from, caip2: CAIP2, sponsor, calls } as never);

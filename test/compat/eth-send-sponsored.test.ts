@@ -14,7 +14,6 @@
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
 import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJsonRpc } from "../../src/chains/rpc.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
@@ -30,7 +29,7 @@ import {
 import { coreClient } from "../support/core-client.js";
 import type { ApiKeyPair } from "../support/engine.js";
 import { EXPLICIT_DENIAL, officialRefusal } from "../support/official-refusal.js";
-import { type RunningServer, serve } from "../support/server.js";
+import { type RunningServer, sdkClient, serve } from "../support/server.js";
 
 // A devnet chain id, which the clients' request types (the hosted chains only) do not list.
 const CAIP2 = "eip155:31337" as "eip155:1";
@@ -52,15 +51,7 @@ const word = (n: bigint) => `0x${n.toString(16).padStart(64, "0")}`;
 const stored = async (slot: bigint) => BigInt((await rpc("eth_getStorageAt", [STORE, word(slot), "latest"])) as string);
 const sponsorNonce = async () => BigInt((await rpc("eth_getTransactionCount", [SPONSOR, "pending"])) as string);
 
-function sdk(key: ApiKeyPair) {
-  return new Turnkey({
-    apiBaseUrl: server.baseUrl,
-    apiPublicKey: key.publicKey,
-    apiPrivateKey: key.privateKey,
-    defaultOrganizationId: fixture.organizationId,
-    activityPoller: { intervalMs: 20, numRetries: 1 },
-  }).apiClient();
-}
+const sdk = (key: ApiKeyPair) => sdkClient(server, key, fixture.organizationId);
 
 function http(key: ApiKeyPair) {
   return new TurnkeyClient(
