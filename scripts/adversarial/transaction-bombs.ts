@@ -12,8 +12,16 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base58 } from "@scure/base";
-import { Address, NETWORK, OutScript, p2wpkh, Script, Transaction } from "@scure/btc-signer";
-import { Transaction as EthTransaction } from "micro-eth-signer";
+import { Address, NETWORK, OutScript, p2wpkh, Script } from "@scure/btc-signer";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import {
+  absentMembers,
+  accessListTransaction,
+  BITCOIN_SEGWIT_ACCOUNT,
+  BITCOIN_TAPROOT_ACCOUNT,
+  psbt,
+  solanaTransaction,
+} from "../../test/support/transaction-bombs.js";
 import { check, clientFor, figure, type Target } from "./harness.js";
 
 /** The slowest answer to `probe`, sent back to back while `work` runs, and what `work` gave. */
@@ -38,47 +46,11 @@ async function slowestProbeDuring<T>(probe: () => Promise<unknown>, work: () => 
   return { outcome, took, slowest };
 }
 
-function psbt(script: Uint8Array, inputs: number, outputs: number, payTo: Uint8Array = script): string {
-  const tx = new Transaction({ allowUnknownOutputs: true, disableScriptCheck: true });
-  for (let index = 0; index < inputs; index++) {
-    const txid = new Uint8Array(32);
-    new DataView(txid.buffer).setUint32(0, index + 1);
-    tx.addInput({ txid, index: 0, witnessUtxo: { script, amount: 10_000n } });
-  }
-  for (let index = 0; index < outputs; index++) tx.addOutput({ script: payTo, amount: 1_000n });
-  return Buffer.from(tx.toPSBT()).toString("hex");
-}
-
 export async function transactionBombs(target: Target): Promise<void> {
   const client = clientFor(target.server.baseUrl, target.root, target.organizationId);
   const { walletId } = await client.createWallet({
     walletName: "transaction bombs",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/84'/0'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/86'/0'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
-    ],
+    accounts: [BITCOIN_SEGWIT_ACCOUNT, BITCOIN_TAPROOT_ACCOUNT, ETHEREUM_ACCOUNT, SOLANA_ACCOUNT],
   });
   const { accounts } = await client.getWalletAccounts({ walletId });
   const segwit = accounts.find((account) => account.addressFormat.endsWith("_P2WPKH"));
@@ -151,17 +123,6 @@ function signedCase(name: string, run: Awaited<ReturnType<typeof slowestProbeDur
   figure(`${name}: slowest concurrent whoami`, run.slowest, "ms");
 }
 
-/** A document whose message lists `count` values `{}` of a type with `members` struct members, all absent. */
-function absentMembers(members: number, count: number): string {
-  const wide = Array.from({ length: members }, (_, index) => ({ name: `m${index}`, type: "Empty" }));
-  return JSON.stringify({
-    types: { Empty: [], Wide: wide, Bomb: [{ name: "items", type: "Wide[]" }] },
-    primaryType: "Bomb",
-    domain: { name: "bombs", chainId: 1 },
-    message: { items: Array(count).fill({}) },
-  });
-}
-
 async function typedDataBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {
   const typed = { encoding: "PAYLOAD_ENCODING_EIP712", hashFunction: "HASH_FUNCTION_NO_OP" } as const;
   // 62 KiB: 16,000 values `{}` of a type of 500 struct members, 501 words each: 256 MB to hash, once tens of seconds.
@@ -193,27 +154,6 @@ async function typedDataBombs(client: ReturnType<typeof clientFor>, signWith: st
   );
 }
 
-function accessListTransaction(addresses: number): string {
-  const accessList = Array.from({ length: addresses }, (_, index) => ({
-    address: `0x${(index + 1).toString(16).padStart(40, "0")}`,
-    storageKeys: [],
-  }));
-  const fields = {
-    to: `0x${"11".repeat(20)}`,
-    nonce: 0n,
-    value: 0n,
-    gasLimit: 21_000n,
-    maxFeePerGas: 1n,
-    maxPriorityFeePerGas: 1n,
-    chainId: 1n,
-    data: "",
-    accessList,
-  };
-  return Buffer.from(
-    new EthTransaction("eip1559", fields as never, { strict: false }).toBytes({ includeSignature: false }),
-  ).toString("hex");
-}
-
 async function ethereumBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {
   const sign = (unsignedTransaction: string) => () =>
     client.signTransaction({ signWith, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction });
@@ -225,32 +165,6 @@ async function ethereumBombs(client: ReturnType<typeof clientFor>, signWith: str
     "Ethereum access list of 1,024 addresses",
     await slowestProbeDuring(probe, sign(accessListTransaction(1_024))),
   );
-}
-
-function shortVec(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest >>= 7;
-  }
-  return [...bytes, rest];
-}
-
-/** A legacy Solana transaction of `payer` calling `program` once per data in `instructions`, built by hand. */
-function solanaTransaction(payer: Uint8Array, program: Uint8Array, instructions: readonly Uint8Array[]): string {
-  const message = [
-    1,
-    0,
-    1,
-    ...shortVec(2),
-    ...payer,
-    ...program,
-    ...new Uint8Array(32),
-    ...shortVec(instructions.length),
-  ];
-  for (const data of instructions) message.push(1, ...shortVec(0), ...shortVec(data.length), ...data);
-  return Buffer.from(Uint8Array.from([...shortVec(1), ...new Uint8Array(64), ...message])).toString("hex");
 }
 
 async function solanaBombs(client: ReturnType<typeof clientFor>, signWith: string, probe: Probe) {

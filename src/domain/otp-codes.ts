@@ -31,15 +31,23 @@ const otpType = v.pipe(
   v.transform((value) => value as OtpType),
 );
 
+/** The app name a message names when the request names none. */
+export const DEFAULT_APP_NAME = "custodian";
+
+/** The sender members every emailing intent accepts; custodian's messages come from the engine's own sender. */
+export const emailSender = {
+  sendFromEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
+  sendFromEmailSenderName: v.optional(v.pipe(v.string(), v.maxLength(256))),
+  replyToEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
+};
+
 /** The members of the oldest OTP-sending intent (`v1InitOtpAuthIntent`). */
 export const otpDeliveryV1 = {
   otpType,
   contact: v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(320)),
   smsCustomization: v.optional(v.object({ template: v.optional(v.pipe(v.string(), v.maxLength(1024))) })),
   userIdentifier: v.optional(v.pipe(v.string(), v.maxLength(256))),
-  sendFromEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
-  sendFromEmailSenderName: v.optional(v.pipe(v.string(), v.maxLength(256))),
-  replyToEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
+  ...emailSender,
 };
 
 /** The members later OTP-sending intents share (`v1InitOtpIntentV3`, `v1InitOtpAuthIntentV3`, ...). */

@@ -30,7 +30,6 @@ import { chainFailure } from "../chains/errors.js";
 import { EvmRpc } from "../chains/evm-rpc.js";
 import { broadcastEvm, type EvmSendCall, prepareEvmSend, unsignedCallView } from "../chains/evm-send.js";
 import type { ChainBackend } from "../chains/registry.js";
-import { recordBroadcast } from "../chains/send-status.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import {
   type ActivityContext,
@@ -44,6 +43,7 @@ import type { EngineServices } from "../contract/services.js";
 import { parseHex } from "../crypto/bytes.js";
 import { type ParsedTransaction, transactionCodec } from "../crypto/tx/index.js";
 import { admitSponsoredSpend, recordSponsoredSpend } from "../domain/gas-usage.js";
+import { evmDigestSignature, recordSend } from "../domain/sends.js";
 import type { DataReader } from "../model/data.js";
 import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
@@ -235,25 +235,14 @@ async function gasStationSend(context: ActivityContext, params: SendParams) {
       calls: callsOf(params).map(({ call }) => call),
       deadline: optionalBigInt(params.deadline),
       batchNonce: optionalBigInt(params.gasStationNonce),
-      async sign(digest) {
-        const signature = signer.sign({ kind: "digest", digest });
-        return { r: signature.r, s: signature.s, recoveryId: Number.parseInt(signature.v, 16) };
-      },
+      sign: async (digest) => evmDigestSignature(signer, digest),
       admit: (feeWei) =>
         admitSponsoredSpend(context.data, context.organization, context.now, station.microUsdOf(feeWei)),
     });
     sponsoredSends.set(params, sent);
   }
   const { txHash, feeWei } = await sent;
-  const sendTransactionStatusId = await recordBroadcast(context.data, {
-    id: context.newId(),
-    organizationId: context.organization.id,
-    activityId: context.activityId,
-    fingerprint: context.fingerprint,
-    caip2: params.caip2,
-    sent: { eth: { txHash } },
-    now: context.now,
-  });
+  const sendTransactionStatusId = await recordSend(context, params.caip2, { eth: { txHash } });
   const microUsd = station.microUsdOf(feeWei);
   await recordSponsoredSpend(context.data, context.organization, sendTransactionStatusId, microUsd, context.now);
   return { sendTransactionStatusId };
@@ -272,15 +261,7 @@ async function sendHandler(context: ActivityContext, params: SendParams) {
     txHash = broadcastEvm(backend, params.caip2, signed, "parameters.caip2");
     broadcasts.set(params, txHash);
   }
-  const sendTransactionStatusId = await recordBroadcast(context.data, {
-    id: context.newId(),
-    organizationId: context.organization.id,
-    activityId: context.activityId,
-    fingerprint: context.fingerprint,
-    caip2: params.caip2,
-    sent: { eth: { txHash: await txHash } },
-    now: context.now,
-  });
+  const sendTransactionStatusId = await recordSend(context, params.caip2, { eth: { txHash: await txHash } });
   return { sendTransactionStatusId };
 }
 

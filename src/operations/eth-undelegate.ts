@@ -14,9 +14,9 @@
 import * as v from "valibot";
 import { broadcastEvm } from "../chains/evm-send.js";
 import { prepareUndelegation } from "../chains/evm-undelegate.js";
-import { recordBroadcast } from "../chains/send-status.js";
 import { defineActivity } from "../contract/operation.js";
 import { transactionCodec } from "../crypto/tx/index.js";
+import { evmDigestSignature, recordSend } from "../domain/sends.js";
 import { address, caip2, uint } from "./eth-send.js";
 import { resolveSigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity } from "./transactions.js";
@@ -71,10 +71,7 @@ export const ethUndelegate7702 = defineActivity({
           gasLimit: optionalBigInt(params.gasLimit),
           maxFeePerGas: optionalBigInt(params.maxFeePerGas),
           maxPriorityFeePerGas: optionalBigInt(params.maxPriorityFeePerGas),
-          sign(digest) {
-            const signature = signer.sign({ kind: "digest", digest });
-            return { r: signature.r, s: signature.s, recoveryId: Number.parseInt(signature.v, 16) };
-          },
+          sign: (digest) => evmDigestSignature(signer, digest),
         });
         const parsed = transactionCodec("TRANSACTION_TYPE_ETHEREUM", "parameters").parse(unsigned, "parameters");
         const signed = await parsed.sign({ ...signingIdentity(target, params.from), signer }, "parameters.from");
@@ -82,15 +79,7 @@ export const ethUndelegate7702 = defineActivity({
       })();
       broadcasts.set(params, txHash);
     }
-    const sendTransactionStatusId = await recordBroadcast(context.data, {
-      id: context.newId(),
-      organizationId: context.organization.id,
-      activityId: context.activityId,
-      fingerprint: context.fingerprint,
-      caip2: params.caip2,
-      sent: { eth: { txHash: await txHash } },
-      now: context.now,
-    });
+    const sendTransactionStatusId = await recordSend(context, params.caip2, { eth: { txHash: await txHash } });
     return { sendTransactionStatusId };
   },
 });

@@ -9,10 +9,13 @@ import * as v from "valibot";
 import { CustodyError } from "../common/errors.js";
 import { type ActivityContext, defineActivity } from "../contract/operation.js";
 import { id, int64String, name } from "../contract/schema.js";
+import { mailCredentialBundle } from "../domain/credential-emails.js";
 import { userEmail } from "../domain/credentials/index.js";
 import {
+  DEFAULT_APP_NAME,
   emailCustomization,
   emailCustomizationV2,
+  emailSender,
   openOtp,
   otpDelivery,
   otpDeliveryV1,
@@ -23,8 +26,6 @@ import {
 import { sameContact } from "../model/contacts.js";
 import type { OrganizationRecord, OtpType, UserRecord } from "../model/records.js";
 import { DEFAULT_SESSION_SECONDS, defaultKeyName, issueSessionKey, targetPublicKey } from "./sessions.js";
-
-const APP_NAME = "custodian";
 
 /** The user of `organization` who holds `contact`, or NOT_FOUND naming `field` (email recovery finds its user so too). */
 export async function userHolding(
@@ -87,7 +88,7 @@ export const initOtpAuth = defineActivity({
       purpose: "auth",
       otpType: params.otpType,
       contact: params.contact,
-      appName: "appName" in params ? params.appName : (params.emailCustomization?.appName ?? APP_NAME),
+      appName: "appName" in params ? params.appName : (params.emailCustomization?.appName ?? DEFAULT_APP_NAME),
       otpLength: "otpLength" in params ? params.otpLength : undefined,
       alphanumeric: "alphanumeric" in params ? params.alphanumeric : undefined,
       expirationSeconds: "expirationSeconds" in params ? params.expirationSeconds : undefined,
@@ -140,9 +141,7 @@ const emailAuthCommon = {
   apiKeyName: v.optional(name),
   expirationSeconds: v.optional(int64String),
   invalidateExisting: v.optional(v.boolean()),
-  sendFromEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
-  sendFromEmailSenderName: v.optional(v.pipe(v.string(), v.maxLength(256))),
-  replyToEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
+  ...emailSender,
 };
 
 export const emailAuth = defineActivity({
@@ -177,20 +176,14 @@ export const emailAuth = defineActivity({
       invalidateExisting: params.invalidateExisting ?? false,
       credentialType: "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256",
     });
-    const appName = params.emailCustomization?.appName ?? APP_NAME;
-    const link = params.emailCustomization?.magicLinkTemplate?.replace("%s", credentialBundle);
-    await context.services.messages.send(
-      {
-        channel: "email",
-        to: params.email,
-        organizationId: organization.id,
-        subject: `Log in to ${appName}`,
-        text:
-          link === undefined ? `Your ${appName} login bundle: ${credentialBundle}` : `Log in to ${appName}: ${link}`,
-        credentialBundle,
-      },
-      context.now,
-    );
+    await mailCredentialBundle(context, {
+      to: params.email,
+      organizationId: organization.id,
+      credentialBundle,
+      customization: params.emailCustomization,
+      headline: (appName) => `Log in to ${appName}`,
+      bundleName: "login",
+    });
     return { userId: user.id, apiKeyId };
   },
 });

@@ -18,6 +18,7 @@ import { decodeUtf8Strict } from "../crypto/bytes.js";
 import { decryptImportBundle } from "../crypto/hpke/index.js";
 import { validateApiPublicKey } from "../crypto/stamp/index.js";
 import {
+  DEFAULT_APP_NAME,
   emailCustomization,
   emailCustomizationV2,
   openOtp,
@@ -30,7 +31,6 @@ import {
 /** Verification tokens last an hour unless asked otherwise, at most a day (the intent's documented bounds). */
 const DEFAULT_TOKEN_SECONDS = 3600;
 const MAX_TOKEN_SECONDS = 86_400;
-const APP_NAME = "custodian";
 
 const initOtpV3 = v.object({
   ...otpDelivery,
@@ -59,7 +59,7 @@ export const initOtp = defineActivity({
       purpose: "verification",
       otpType: params.otpType,
       contact: params.contact,
-      appName: "appName" in params ? params.appName : (params.emailCustomization?.appName ?? APP_NAME),
+      appName: "appName" in params ? params.appName : (params.emailCustomization?.appName ?? DEFAULT_APP_NAME),
       otpLength: params.otpLength,
       alphanumeric: params.alphanumeric,
       expirationSeconds: params.expirationSeconds,

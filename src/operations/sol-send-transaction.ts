@@ -31,7 +31,6 @@ import { chainFailure } from "../chains/errors.js";
 import { excerptJson, excerptLines } from "../chains/excerpt.js";
 import { type ChainRegistry, caip2Namespace } from "../chains/registry.js";
 import { ChainRpcError } from "../chains/rpc.js";
-import { recordBroadcast } from "../chains/send-status.js";
 import { SolanaRpc } from "../chains/solana-rpc.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { defineActivity, type PolicyTargetData, type PolicyTargets } from "../contract/operation.js";
@@ -43,6 +42,7 @@ import {
   type SolanaSendable,
   type SolanaSigningKey,
 } from "../crypto/tx/solana.js";
+import { recordSend } from "../domain/sends.js";
 import type { DataReader } from "../model/data.js";
 import { resolveSigningTarget, type SigningTarget, signerOf, signingTargetPolicyData } from "./signing.js";
 import { signingIdentity, storedInterfaces } from "./transactions.js";
@@ -242,15 +242,7 @@ export const solSendTransaction = defineActivity({
         solana: preflightDetails(error),
       });
     }
-    const sendTransactionStatusId = await recordBroadcast(data, {
-      id: context.newId(),
-      organizationId: organization.id,
-      activityId: context.activityId,
-      fingerprint: context.fingerprint,
-      caip2,
-      sent: { solana: { signature } },
-      now: context.now,
-    });
+    const sendTransactionStatusId = await recordSend(context, caip2, { solana: { signature } });
     return { sendTransactionStatusId };
   },
 });

@@ -12,6 +12,7 @@ import * as v from "valibot";
 import { CustodyError } from "../common/errors.js";
 import { type ActivityContext, defineActivity } from "../contract/operation.js";
 import { id } from "../contract/schema.js";
+import { mailCredentialBundle } from "../domain/credential-emails.js";
 import {
   addAuthenticator,
   authenticatorParams,
@@ -19,7 +20,7 @@ import {
   requireUser,
   userEmail,
 } from "../domain/credentials/index.js";
-import { emailCustomization } from "../domain/otp-codes.js";
+import { emailCustomization, emailSender } from "../domain/otp-codes.js";
 import type { UserRecord } from "../model/records.js";
 import { userHolding } from "./otp-auth.js";
 import { defaultKeyName, issueSessionKey, sessionSeconds, targetPublicKey } from "./sessions.js";
@@ -28,15 +29,12 @@ import { defaultKeyName, issueSessionKey, sessionSeconds, targetPublicKey } from
 export const RECOVERY_CREDENTIAL_TYPE = "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256";
 /** The intent's documented default lifetime of a recovery credential: 15 minutes. */
 const DEFAULT_RECOVERY_SECONDS = "900";
-const APP_NAME = "custodian";
 
 const recoveryCommon = {
   email: userEmail,
   targetPublicKey,
   expirationSeconds: v.optional(sessionSeconds),
-  sendFromEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
-  sendFromEmailSenderName: v.optional(v.pipe(v.string(), v.maxLength(256))),
-  replyToEmailAddress: v.optional(v.pipe(v.string(), v.maxLength(320))),
+  ...emailSender,
 };
 
 export const initUserEmailRecovery = defineActivity({
@@ -81,23 +79,15 @@ export const initUserEmailRecovery = defineActivity({
       invalidateExisting: true,
       credentialType: RECOVERY_CREDENTIAL_TYPE,
     });
-    const appName = params.emailCustomization?.appName ?? APP_NAME;
-    const link = params.emailCustomization?.magicLinkTemplate?.replace("%s", credentialBundle);
     // Sent last: nothing after it can fail the handler.
-    await context.services.messages.send(
-      {
-        channel: "email",
-        to: params.email,
-        organizationId: organization.id,
-        subject: `Recover your ${appName} account`,
-        text:
-          link === undefined
-            ? `Your ${appName} recovery bundle: ${credentialBundle}`
-            : `Recover your ${appName} account: ${link}`,
-        credentialBundle,
-      },
-      context.now,
-    );
+    await mailCredentialBundle(context, {
+      to: params.email,
+      organizationId: organization.id,
+      credentialBundle,
+      customization: params.emailCustomization,
+      headline: (appName) => `Recover your ${appName} account`,
+      bundleName: "recovery",
+    });
     return { userId: user.id };
   },
 });

@@ -63,30 +63,34 @@ export async function enqueueActivityUpdates(
     // The bare activity (no viewer, so canApprove/canReject are false), rendered once for every receiver.
     const body = JSON.stringify(await renderActivity(data, activity));
     for (const target of targets) {
-      const delivery: WebhookDeliveryRecord = {
-        id: context.newId(),
-        organizationId: target.organizationId,
-        endpointId: target.endpointId,
-        eventType: ACTIVITY_UPDATES,
-        activityId: activity.id,
-        body,
-        status: "PENDING",
-        attempts: 0,
-        nextAttemptAtMs: context.now,
-        lastError: null,
-        createdAtMs: context.now,
-        updatedAtMs: context.now,
-      };
-      await queueDelivery(data, delivery, context.now);
+      await queueDelivery(data, target, { eventType: ACTIVITY_UPDATES, activityId: activity.id, body }, context);
       queued++;
     }
   }
   return queued;
 }
 
-async function queueDelivery(data: DataWriter, delivery: WebhookDeliveryRecord, now: number): Promise<void> {
+/** Writes a pending delivery of one event to one receiver, due now, and its queue entry. */
+async function queueDelivery(
+  data: DataWriter,
+  target: WebhookTarget,
+  event: Pick<WebhookDeliveryRecord, "eventType" | "activityId" | "body">,
+  context: EnqueueContext,
+): Promise<void> {
+  const delivery: WebhookDeliveryRecord = {
+    id: context.newId(),
+    organizationId: target.organizationId,
+    endpointId: target.endpointId,
+    ...event,
+    status: "PENDING",
+    attempts: 0,
+    nextAttemptAtMs: context.now,
+    lastError: null,
+    createdAtMs: context.now,
+    updatedAtMs: context.now,
+  };
   await data.put("webhookDeliveries", delivery);
-  await enqueue(data, delivery.organizationId, delivery.id, now);
+  await enqueue(data, delivery.organizationId, delivery.id, context.now);
 }
 
 /**
@@ -107,24 +111,8 @@ export async function enqueueSendStatusUpdates(
     const organization = await data.get("organizations", record.organizationId);
     const body = JSON.stringify(sendStatusWebhookBody(record, organization?.parentOrganizationId ?? null));
     for (const target of targets) {
-      await queueDelivery(
-        data,
-        {
-          id: context.newId(),
-          organizationId: target.organizationId,
-          endpointId: target.endpointId,
-          eventType: SEND_TRANSACTION_STATUS_UPDATES,
-          activityId: record.activityId,
-          body,
-          status: "PENDING",
-          attempts: 0,
-          nextAttemptAtMs: context.now,
-          lastError: null,
-          createdAtMs: context.now,
-          updatedAtMs: context.now,
-        },
-        context.now,
-      );
+      const event = { eventType: SEND_TRANSACTION_STATUS_UPDATES, activityId: record.activityId, body };
+      await queueDelivery(data, target, event, context);
       queued++;
     }
   }
@@ -151,25 +139,8 @@ export async function enqueueBalanceUpdates(
     const organization = await data.get("organizations", record.organizationId);
     const body = JSON.stringify(balanceWebhookBody(record, organization?.parentOrganizationId ?? null));
     for (const target of targets) {
-      await queueDelivery(
-        data,
-        {
-          id: context.newId(),
-          organizationId: target.organizationId,
-          endpointId: target.endpointId,
-          eventType,
-          // No activity causes a balance change.
-          activityId: "",
-          body,
-          status: "PENDING",
-          attempts: 0,
-          nextAttemptAtMs: context.now,
-          lastError: null,
-          createdAtMs: context.now,
-          updatedAtMs: context.now,
-        },
-        context.now,
-      );
+      // No activity causes a balance change.
+      await queueDelivery(data, target, { eventType, activityId: "", body }, context);
       queued++;
     }
   }

@@ -22,13 +22,21 @@ import {
 } from "../../src/crypto/tx/limits.js";
 import { parseWithIdl } from "../../src/crypto/tx/solana-idl.js";
 import type { CustodyEngineOptions } from "../../src/index.js";
-import { SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { addPolicy, organizationWithMembers } from "../support/consensus.js";
 import { expectCustodyError } from "../support/custody-error.js";
 import { engineWithOrganization } from "../support/engine.js";
+import {
+  absentMembers,
+  accessListTransaction,
+  BITCOIN_SEGWIT_ACCOUNT,
+  BITCOIN_TAPROOT_ACCOUNT,
+  BOMB_DOMAIN,
+  psbt,
+  solanaTransaction,
+} from "../support/transaction-bombs.js";
 
 const FIELD = "parameters.unsignedTransaction";
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
 async function setup(options: CustodyEngineOptions = {}) {
   const fixture = await engineWithOrganization(options);
@@ -37,20 +45,7 @@ async function setup(options: CustodyEngineOptions = {}) {
     organizationId,
     parameters: {
       walletName: "bombs",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/84'/0'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH",
-        },
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/86'/0'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR",
-        },
-      ],
+      accounts: [BITCOIN_SEGWIT_ACCOUNT, BITCOIN_TAPROOT_ACCOUNT],
     },
   });
   const [segwit, taproot] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [
@@ -64,18 +59,6 @@ async function setup(options: CustodyEngineOptions = {}) {
   });
   const publicKey = Uint8Array.from(Buffer.from(account.publicKey!, "hex"));
   return { ...fixture, segwit, taproot, publicKey };
-}
-
-/** A PSBT spending `inputs` outputs that pay `script` and paying `outputs` outputs. */
-function psbt(script: Uint8Array, inputs: number, outputs: number, payTo: Uint8Array = script): string {
-  const tx = new Transaction({ allowUnknownOutputs: true, allowLegacyWitnessUtxo: true });
-  for (let index = 0; index < inputs; index++) {
-    const txid = new Uint8Array(32);
-    new DataView(txid.buffer).setUint32(0, index + 1);
-    tx.addInput({ txid, index: 0, witnessUtxo: { script, amount: 10_000n } });
-  }
-  for (let index = 0; index < outputs; index++) tx.addOutput({ script: payTo, amount: 1_000n });
-  return hex(tx.toPSBT());
 }
 
 describe("transaction bombs", () => {
@@ -174,31 +157,11 @@ async function ethereumSetup() {
     organizationId,
     parameters: {
       walletName: "typed data bombs",
-      accounts: [
-        {
-          curve: "CURVE_SECP256K1",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/60'/0'/0/0",
-          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-        },
-      ],
+      accounts: [ETHEREUM_ACCOUNT],
     },
   });
   const [address] = (activity.result!.createWalletResult as { addresses: string[] }).addresses as [string];
   return { ...fixture, address };
-}
-
-const DOMAIN = { name: "bombs", chainId: 1 };
-
-/** A document whose message is a list of `count` values `{}` of a type with `members` struct members, all absent. */
-function absentMembers(members: number, count: number): string {
-  const wide = Array.from({ length: members }, (_, index) => ({ name: `m${index}`, type: "Empty" }));
-  return JSON.stringify({
-    types: { Empty: [], Wide: wide, Bomb: [{ name: "items", type: "Wide[]" }] },
-    primaryType: "Bomb",
-    domain: DOMAIN,
-    message: { items: Array(count).fill({}) },
-  });
 }
 
 describe("EIP-712 bombs", () => {
@@ -265,7 +228,7 @@ describe("EIP-712 bombs", () => {
         Numbers: [{ name: "values", type: "uint256[]" }],
       },
       primaryType: "Numbers",
-      domain: DOMAIN,
+      domain: BOMB_DOMAIN,
       message: { values },
     });
     // One-digit values: each adds two characters ("7,") to the document, which is filled to the byte.
@@ -290,36 +253,6 @@ describe("EIP-712 bombs", () => {
     expect(recovered.toLowerCase()).toBe(address.toLowerCase());
   });
 });
-
-/** A compact-u16, as Solana messages count their items. */
-function shortVec(value: number): number[] {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
-    rest >>= 7;
-  }
-  return [...bytes, rest];
-}
-
-/**
- * A legacy Solana transaction signed by `payer` alone, calling `program` with each of `instructions` (data only):
- * built byte by byte, since @solana/web3.js refuses anything over the 1,232-byte packet.
- */
-function solanaTransaction(payer: Uint8Array, program: Uint8Array, instructions: readonly Uint8Array[]): string {
-  const message = [
-    1,
-    0,
-    1,
-    ...shortVec(2),
-    ...payer,
-    ...program,
-    ...new Uint8Array(32),
-    ...shortVec(instructions.length),
-  ];
-  for (const data of instructions) message.push(1, ...shortVec(0), ...shortVec(data.length), ...data);
-  return hex(Uint8Array.from([...shortVec(1), ...new Uint8Array(64), ...message]));
-}
 
 describe("Solana bombs", () => {
   async function solanaSetup() {
@@ -412,30 +345,6 @@ describe("Solana bombs", () => {
 });
 
 describe("Ethereum bombs", () => {
-  const accessList = (count: number) =>
-    Array.from({ length: count }, (_, index) => ({
-      address: `0x${(index + 1).toString(16).padStart(40, "0")}`,
-      storageKeys: [],
-    }));
-  const unsigned = (count: number) =>
-    hex(
-      new EthTransaction(
-        "eip1559",
-        {
-          to: `0x${"11".repeat(20)}`,
-          nonce: 0n,
-          value: 0n,
-          gasLimit: 21_000n,
-          maxFeePerGas: 1n,
-          maxPriorityFeePerGas: 1n,
-          chainId: 1n,
-          data: "",
-          accessList: accessList(count),
-        } as never,
-        { strict: false },
-      ).toBytes({ includeSignature: false }),
-    );
-
   it("refuses a transaction whose lists hold more entries than the bound, and signs one at the bound", async () => {
     const { root, organizationId, address } = await ethereumSetup();
     const sign = (unsignedTransaction: string) =>
@@ -444,10 +353,10 @@ describe("Ethereum bombs", () => {
         parameters: { signWith: address, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction },
       });
     // 5,600 addresses fill the 256 Ki characters; each once cost a checksum when decoded.
-    const error = await expectCustodyError(sign(unsigned(5_600)), "INVALID_ARGUMENT", FIELD);
+    const error = await expectCustodyError(sign(accessListTransaction(5_600)), "INVALID_ARGUMENT", FIELD);
     expect(error.details.limit).toBe(MAX_ETHEREUM_LIST_ENTRIES);
-    await expectCustodyError(sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES + 1)), "INVALID_ARGUMENT", FIELD);
-    const { activity } = await sign(unsigned(MAX_ETHEREUM_LIST_ENTRIES));
+    await expectCustodyError(sign(accessListTransaction(MAX_ETHEREUM_LIST_ENTRIES + 1)), "INVALID_ARGUMENT", FIELD);
+    const { activity } = await sign(accessListTransaction(MAX_ETHEREUM_LIST_ENTRIES));
     const signed = EthTransaction.fromHex(
       `0x${(activity.result!.signTransactionResult as { signedTransaction: string }).signedTransaction}`,
     );

@@ -3,20 +3,19 @@
  * the listed token of an anvil devnet through `@turnkey/sdk-server`, and a token on a chain without `--rpc`
  * stops the start with the option's message.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
-import { type DevServer, startDevServer } from "../support/dev-server.js";
+import { type DevServer, memoryRootCredentials, rootSdkClient, startDevServer } from "../support/dev-server.js";
 import { installTestToken } from "../support/erc20.js";
 
 const EVM = "eip155:31337";
 const TOKEN = "0x00000000000000000000000000000000000e2c20";
 let anvil: RunningAnvil;
 let server: DevServer;
-let client: ReturnType<Turnkey["apiClient"]>;
+let client: ReturnType<typeof rootSdkClient>;
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -27,16 +26,7 @@ beforeAll(async () => {
     ...["--rpc", `${EVM}=${anvil.rpcUrl}`, "--token", `${EVM}=${TOKEN},DEV`],
   ]);
   const baseUrl = await server.ready;
-  const credentials = JSON.parse(readFileSync(join(data, "memory-root-api-key.json"), "utf8")) as Record<
-    string,
-    string
-  >;
-  client = new Turnkey({
-    apiBaseUrl: baseUrl,
-    apiPublicKey: credentials.apiPublicKey as string,
-    apiPrivateKey: credentials.apiPrivateKey as string,
-    defaultOrganizationId: credentials.organizationId as string,
-  }).apiClient();
+  client = rootSdkClient(baseUrl, memoryRootCredentials(data));
 }, 60_000);
 
 afterAll(async () => {

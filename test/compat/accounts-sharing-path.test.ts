@@ -13,6 +13,7 @@ import * as bitcoin from "bitcoinjs-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIBRARY_CHECKS } from "../crypto/addresses/library-checks.js";
 import { engineWithOrganization } from "../support/engine.js";
+import { officialRefusal } from "../support/official-refusal.js";
 import { type RunningServer, serve } from "../support/server.js";
 
 type ApiClient = ReturnType<Turnkey["apiClient"]>;
@@ -27,17 +28,6 @@ const TAPROOT_PATH = "m/86'/0'/0'/0/0";
 type AddressFormat = Parameters<ApiClient["createWallet"]>[0]["accounts"][number]["addressFormat"];
 const secp256k1Account = (path: string, addressFormat: AddressFormat) =>
   ({ curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path, addressFormat }) as const;
-
-/** The gRPC code and reason of a refused request, as TurnkeyRequestError carries them. */
-async function refusal(promise: Promise<unknown>): Promise<{ code: number; reason: unknown; message: string }> {
-  const error = (await promise.then(
-    () => {
-      throw new Error("expected the request to be refused");
-    },
-    (e: unknown) => e,
-  )) as { code: number; details: { turnkeyErrorCode?: string }[] | null; message: string };
-  return { code: error.code, reason: error.details?.[0]?.turnkeyErrorCode, message: error.message };
-}
 
 beforeAll(async () => {
   const fixture = await engineWithOrganization();
@@ -139,7 +129,7 @@ describe("accounts sharing a derivation path", () => {
     });
     const before = await countActivities();
 
-    const again = await refusal(
+    const again = await officialRefusal(
       api.createWalletAccounts({
         walletId,
         accounts: [
@@ -149,7 +139,7 @@ describe("accounts sharing a derivation path", () => {
       }),
     );
     expect(again).toMatchObject({ code: 6, reason: "WALLET_ACCOUNT_PATH_EXISTS" });
-    const twiceInOne = await refusal(
+    const twiceInOne = await officialRefusal(
       api.createWallet({
         walletName: "Twice",
         accounts: [
@@ -186,7 +176,7 @@ describe("accounts sharing a derivation path", () => {
     expect(both.account.publicKey).toBe(byPath.account.publicKey);
 
     expect(
-      await refusal(api.getWalletAccount({ walletId, path: "m/44'/118'/0'/0/0", address: "cosmos1x" })),
+      await officialRefusal(api.getWalletAccount({ walletId, path: "m/44'/118'/0'/0/0", address: "cosmos1x" })),
     ).toMatchObject({
       code: 5,
     });
@@ -195,7 +185,9 @@ describe("accounts sharing a derivation path", () => {
       accounts: [secp256k1Account("m/44'/118'/0'/0/1", "ADDRESS_FORMAT_COSMOS")],
     });
     expect(
-      await refusal(api.getWalletAccount({ walletId, path: COSMOS_PATH, address: other.addresses[0] as string })),
+      await officialRefusal(
+        api.getWalletAccount({ walletId, path: COSMOS_PATH, address: other.addresses[0] as string }),
+      ),
     ).toMatchObject({ code: 3 });
   });
 });

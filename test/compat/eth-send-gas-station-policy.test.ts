@@ -7,45 +7,28 @@
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addPolicy, type Member, organizationWithMembers, walletParameters } from "../support/consensus.js";
+import {
+  addSendPolicies,
+  BLOCKED_TO,
+  type Member,
+  organizationWithMembers,
+  REVIEWED_TO,
+  walletParameters,
+} from "../support/consensus.js";
 import type { ApiKeyPair } from "../support/engine.js";
-import { type RunningServer, serve } from "../support/server.js";
+import { EXPLICIT_DENIAL, officialRefusal } from "../support/official-refusal.js";
+import { type RunningServer, sdkClient, serve } from "../support/server.js";
 
 const CAIP2 = "eip155:31337";
-const V2 = "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2";
 const ALLOWED = "0x00000000000000000000000000000000000a110e";
-const REVIEWED = "0x000000000000000000000000000000000000c0c0";
-const BLOCKED = "0x000000000000000000000000000000000000dead";
-// As @turnkey/sdk-types' TurnkeyRequestError words the hosted service's explicit denial.
-const EXPLICIT_DENIAL = "Turnkey error 7: policy engine denied request explicitly (Details: [])";
 
 let server: RunningServer;
 let fixture: Awaited<ReturnType<typeof organizationWithMembers<"agent" | "reviewer">>>;
 let agent: Member;
 let from: string;
 
-function sdk(key: ApiKeyPair) {
-  return new Turnkey({
-    apiBaseUrl: server.baseUrl,
-    apiPublicKey: key.publicKey,
-    apiPrivateKey: key.privateKey,
-    defaultOrganizationId: fixture.organizationId,
-    activityPoller: { intervalMs: 20, numRetries: 1 },
-  }).apiClient();
-}
-
-/** What the official client's refusal carries: the gRPC code, the message and the stable reason. */
-async function refusal(promise: Promise<unknown>): Promise<{ code: number; message: string; reason: unknown }> {
-  const error = (await promise.then(
-    () => {
-      throw new Error("expected the request to be refused");
-    },
-    (e: unknown) => e,
-  )) as { code: number; message: string; details: { turnkeyErrorCode?: string }[] | null };
-  return { code: error.code, message: error.message, reason: error.details?.[0]?.turnkeyErrorCode };
-}
+const sdk = (key: ApiKeyPair) => sdkClient(server, key, fixture.organizationId);
 
 const send = (calls: { to: string; value?: string }[], sponsor = true) =>
   sdk(agent.key).ethSendTransaction({ from, caip2: CAIP2, sponsor, calls } as never);
@@ -59,22 +42,9 @@ beforeAll(async () => {
     parameters: walletParameters("Agent wallet"),
   });
   from = (activity.result as { createWalletResult: { addresses: string[] } }).createWalletResult.addresses[0]!;
-  await addPolicy(fixture.root, fixture.organizationId, {
+  await addSendPolicies(fixture.root, fixture.organizationId, fixture.members, {
+    to: ALLOWED,
     policyName: "the agent sends to a110e",
-    effect: "EFFECT_ALLOW",
-    condition: `activity.type == '${V2}' && eth.tx.to == '${ALLOWED}'`,
-    consensus: `approvers.any(user, user.id == '${agent.userId}')`,
-  });
-  await addPolicy(fixture.root, fixture.organizationId, {
-    policyName: "sends to c0c0 need the reviewer too",
-    effect: "EFFECT_ALLOW",
-    condition: `activity.type == '${V2}' && eth.tx.to == '${REVIEWED}'`,
-    consensus: `approvers.any(user, user.id == '${agent.userId}') && approvers.any(user, user.id == '${fixture.members.reviewer.userId}')`,
-  });
-  await addPolicy(fixture.root, fixture.organizationId, {
-    policyName: "never to dead",
-    effect: "EFFECT_DENY",
-    condition: `eth.tx.to == '${BLOCKED}'`,
   });
 });
 
@@ -85,24 +55,24 @@ afterAll(async () => {
 
 describe("a sponsored send on a host without a sponsor", () => {
   it("that a policy denies answers the policy's denial, not the missing gas station", async () => {
-    const denied = await refusal(send([{ to: BLOCKED, value: "1" }]));
+    const denied = await officialRefusal(send([{ to: BLOCKED_TO, value: "1" }]));
     expect(denied).toMatchObject({ code: 7, message: EXPLICIT_DENIAL });
   });
 
   it("that no policy allows answers the implicit denial", async () => {
-    const denied = await refusal(send([{ to: "0x0000000000000000000000000000000000000001" }]));
+    const denied = await officialRefusal(send([{ to: "0x0000000000000000000000000000000000000001" }]));
     expect(denied.code).toBe(7);
     expect(denied.message).toContain("You don't have sufficient permissions");
   });
 
   it("that policies allow is refused FAILED_PRECONDITION GAS_STATION_UNAVAILABLE", async () => {
-    const refused = await refusal(send([{ to: ALLOWED, value: "1" }]));
+    const refused = await officialRefusal(send([{ to: ALLOWED, value: "1" }]));
     expect(refused).toMatchObject({ code: 9, reason: "GAS_STATION_UNAVAILABLE" });
     expect(refused.message).toContain("sponsor");
   });
 
   it("that needs a second approver waits in CONSENSUS_NEEDED; the approval then meets the refusal", async () => {
-    const pending = await send([{ to: REVIEWED, value: "1" }]);
+    const pending = await send([{ to: REVIEWED_TO, value: "1" }]);
     expect(pending.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
     const reviewer = new TurnkeyClient(
       { baseUrl: server.baseUrl },
@@ -124,17 +94,17 @@ describe("a sponsored send on a host without a sponsor", () => {
 
 describe("a batch of calls on a host without a gas station", () => {
   it("is judged call by call: one denied call denies the whole batch", async () => {
-    const denied = await refusal(send([{ to: ALLOWED }, { to: BLOCKED }], false));
+    const denied = await officialRefusal(send([{ to: ALLOWED }, { to: BLOCKED_TO }], false));
     expect(denied).toMatchObject({ code: 7, message: EXPLICIT_DENIAL });
   });
 
   it("with a call needing approval waits in CONSENSUS_NEEDED", async () => {
-    const pending = await send([{ to: ALLOWED }, { to: REVIEWED }], false);
+    const pending = await send([{ to: ALLOWED }, { to: REVIEWED_TO }], false);
     expect(pending.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
   });
 
   it("whose every call is allowed is refused GAS_STATION_UNAVAILABLE naming the calls", async () => {
-    const refused = await refusal(send([{ to: ALLOWED }, { to: ALLOWED, value: "2" }], false));
+    const refused = await officialRefusal(send([{ to: ALLOWED }, { to: ALLOWED, value: "2" }], false));
     expect(refused).toMatchObject({ code: 9, reason: "GAS_STATION_UNAVAILABLE" });
   });
 });

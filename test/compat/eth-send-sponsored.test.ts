@@ -14,27 +14,31 @@
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
 import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callJsonRpc } from "../../src/chains/rpc.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
-import { addPolicy, type Member, organizationWithMembers, walletParameters } from "../support/consensus.js";
+import {
+  addPolicy,
+  addSendPolicies,
+  BLOCKED_TO,
+  type Member,
+  organizationWithMembers,
+  REVIEWED_TO,
+  walletParameters,
+} from "../support/consensus.js";
 import { coreClient } from "../support/core-client.js";
 import type { ApiKeyPair } from "../support/engine.js";
-import { type RunningServer, serve } from "../support/server.js";
+import { EXPLICIT_DENIAL, officialRefusal } from "../support/official-refusal.js";
+import { type RunningServer, sdkClient, serve } from "../support/server.js";
 
 // A devnet chain id, which the clients' request types (the hosted chains only) do not list.
 const CAIP2 = "eip155:31337" as "eip155:1";
-const V2 = "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2";
 // anvil's second funded development key and its address: the host's sponsor.
 const SPONSOR_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const SPONSOR = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const STORE = "0x00000000000000000000000000000000000c0de1";
-const REVIEWED = "0x000000000000000000000000000000000000c0c0";
-const BLOCKED = "0x000000000000000000000000000000000000dead";
 // SSTORE(CALLDATALOAD(0), CALLVALUE + 1): a call stores (its value + 1) at the slot its first word names.
 const STORE_CODE = "0x600134015f355500";
-const EXPLICIT_DENIAL = "Turnkey error 7: policy engine denied request explicitly (Details: [])";
 
 let anvil: RunningAnvil;
 let server: RunningServer;
@@ -47,15 +51,7 @@ const word = (n: bigint) => `0x${n.toString(16).padStart(64, "0")}`;
 const stored = async (slot: bigint) => BigInt((await rpc("eth_getStorageAt", [STORE, word(slot), "latest"])) as string);
 const sponsorNonce = async () => BigInt((await rpc("eth_getTransactionCount", [SPONSOR, "pending"])) as string);
 
-function sdk(key: ApiKeyPair) {
-  return new Turnkey({
-    apiBaseUrl: server.baseUrl,
-    apiPublicKey: key.publicKey,
-    apiPrivateKey: key.privateKey,
-    defaultOrganizationId: fixture.organizationId,
-    activityPoller: { intervalMs: 20, numRetries: 1 },
-  }).apiClient();
-}
+const sdk = (key: ApiKeyPair) => sdkClient(server, key, fixture.organizationId);
 
 function http(key: ApiKeyPair) {
   return new TurnkeyClient(
@@ -90,16 +86,11 @@ function core(member: Member) {
 /** A call to the store contract that sets `slot`. */
 const storeCall = (slot: bigint, value = "0") => ({ to: STORE, value, data: word(slot) });
 
-/** What the official client's refusal carries: the gRPC code, the message and the stable reason. */
-async function refusal(promise: Promise<unknown>): Promise<{ code: number; message: string; reason: unknown }> {
-  const error = (await promise.then(
-    () => {
-      throw new Error("expected the request to be refused");
-    },
-    (e: unknown) => e,
-  )) as { code: number; message: string; details: { turnkeyErrorCode?: string }[] | null };
-  return { code: error.code, message: error.message, reason: error.details?.[0]?.turnkeyErrorCode };
-}
+/** The agent's sponsored `eth_send_transaction` of `calls` through `@turnkey/sdk-server`. */
+const sponsoredSend = (
+  calls: { to: string; value: string; data: string }[],
+  options: { gasStationNonce?: string } = {},
+) => sdk(agent.key).ethSendTransaction({ from: account, caip2: CAIP2, sponsor: true, ...options, calls } as never);
 
 /** Polls get_send_transaction_status (`@turnkey/http`) until the send leaves BROADCASTED. */
 async function settled(sendTransactionStatusId: string) {
@@ -132,22 +123,9 @@ beforeAll(async () => {
     organizationId: fixture.organizationId,
     parameters: { orgWindowLimitUsd: "100", subOrgWindowLimitUsd: "10", windowDurationMinutes: "60" },
   });
-  await addPolicy(fixture.root, fixture.organizationId, {
+  await addSendPolicies(fixture.root, fixture.organizationId, fixture.members, {
+    to: STORE,
     policyName: "the agent calls the store contract",
-    effect: "EFFECT_ALLOW",
-    condition: `activity.type == '${V2}' && eth.tx.to == '${STORE}'`,
-    consensus: `approvers.any(user, user.id == '${agent.userId}')`,
-  });
-  await addPolicy(fixture.root, fixture.organizationId, {
-    policyName: "sends to c0c0 need the reviewer too",
-    effect: "EFFECT_ALLOW",
-    condition: `activity.type == '${V2}' && eth.tx.to == '${REVIEWED}'`,
-    consensus: `approvers.any(user, user.id == '${agent.userId}') && approvers.any(user, user.id == '${fixture.members.reviewer.userId}')`,
-  });
-  await addPolicy(fixture.root, fixture.organizationId, {
-    policyName: "never to dead",
-    effect: "EFFECT_DENY",
-    condition: `eth.tx.to == '${BLOCKED}'`,
   });
 }, 60_000);
 
@@ -184,13 +162,7 @@ describe("an allowed sponsored batch", () => {
       gasStationNonce: true,
     });
     expect(before).toEqual({ gasStationNonce: "1" });
-    const sent = await sdk(agent.key).ethSendTransaction({
-      from: account,
-      caip2: CAIP2,
-      sponsor: true,
-      gasStationNonce: "1",
-      calls: [storeCall(3n), storeCall(4n), storeCall(5n)],
-    } as never);
+    const sent = await sponsoredSend([storeCall(3n), storeCall(4n), storeCall(5n)], { gasStationNonce: "1" });
     const status = await settled(sent.sendTransactionStatusId);
     expect(status.txStatus).toBe("INCLUDED");
     const receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string>;
@@ -210,15 +182,7 @@ describe("an allowed sponsored batch", () => {
 
   it("a stale gasStationNonce is refused naming it, and nothing is sent", async () => {
     const nonce = await sponsorNonce();
-    const refused = await refusal(
-      sdk(agent.key).ethSendTransaction({
-        from: account,
-        caip2: CAIP2,
-        sponsor: true,
-        gasStationNonce: "0",
-        calls: [storeCall(6n)],
-      } as never),
-    );
+    const refused = await officialRefusal(sponsoredSend([storeCall(6n)], { gasStationNonce: "0" }));
     expect(refused).toMatchObject({ code: 9, reason: "GAS_STATION_NONCE_MISMATCH" });
     expect(await sponsorNonce()).toBe(nonce);
   });
@@ -227,12 +191,7 @@ describe("an allowed sponsored batch", () => {
 describe("a sponsored batch needing approval", () => {
   it("waits in CONSENSUS_NEEDED with nothing sent; the reviewer's approval sends it and it reaches INCLUDED", async () => {
     const nonce = await sponsorNonce();
-    const pending = await sdk(agent.key).ethSendTransaction({
-      from: account,
-      caip2: CAIP2,
-      sponsor: true,
-      calls: [storeCall(7n), { to: REVIEWED, value: "0", data: "0x" }],
-    } as never);
+    const pending = await sponsoredSend([storeCall(7n), { to: REVIEWED_TO, value: "0", data: "0x" }]);
     expect(pending.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
     expect(await sponsorNonce()).toBe(nonce);
     expect(await stored(7n)).toBe(0n);
@@ -255,14 +214,7 @@ describe("a sponsored batch needing approval", () => {
 describe("a denied sponsored batch", () => {
   it("answers the policy's denial, and nothing is sent", async () => {
     const nonce = await sponsorNonce();
-    const refused = await refusal(
-      sdk(agent.key).ethSendTransaction({
-        from: account,
-        caip2: CAIP2,
-        sponsor: true,
-        calls: [storeCall(8n), { to: BLOCKED, value: "0", data: "0x" }],
-      } as never),
-    );
+    const refused = await officialRefusal(sponsoredSend([storeCall(8n), { to: BLOCKED_TO, value: "0", data: "0x" }]));
     expect(refused).toMatchObject({ code: 7, message: EXPLICIT_DENIAL });
     expect(await sponsorNonce()).toBe(nonce);
     expect(await stored(8n)).toBe(0n);
@@ -282,14 +234,7 @@ describe("gas usage", () => {
       parameters: { orgWindowLimitUsd: usage.usageUsd, subOrgWindowLimitUsd: "10", windowDurationMinutes: "60" },
     });
     const nonce = await sponsorNonce();
-    const refused = await refusal(
-      sdk(agent.key).ethSendTransaction({
-        from: account,
-        caip2: CAIP2,
-        sponsor: true,
-        calls: [storeCall(9n)],
-      } as never),
-    );
+    const refused = await officialRefusal(sponsoredSend([storeCall(9n)]));
     expect(refused).toMatchObject({ code: 9, reason: "GAS_USAGE_LIMIT_EXCEEDED" });
     expect(refused.message).toContain(`gas usage limit of ${usage.usageUsd} USD per 60 minutes`);
     expect(await sponsorNonce()).toBe(nonce);
@@ -325,12 +270,7 @@ describe("eth_undelegate_7702", () => {
     expect(receipt).toMatchObject({ status: "0x1", from: account.toLowerCase(), type: "0x4" });
     expect(await code()).toBe("0x");
 
-    const sent = await sdk(agent.key).ethSendTransaction({
-      from: account,
-      caip2: CAIP2,
-      sponsor: true,
-      calls: [storeCall(10n)],
-    } as never);
+    const sent = await sponsoredSend([storeCall(10n)]);
     const again = (await rpc("eth_getTransactionReceipt", [
       (await settled(sent.sendTransactionStatusId)).eth?.txHash,
     ])) as Record<string, string>;
@@ -351,7 +291,7 @@ describe("eth_undelegate_7702", () => {
 
   it("an account that delegates to nothing is refused NOT_DELEGATED, and nothing is sent", async () => {
     const nonce = BigInt((await rpc("eth_getTransactionCount", [account, "pending"])) as string);
-    const refused = await refusal(sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never));
+    const refused = await officialRefusal(sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never));
     expect(refused).toMatchObject({ code: 9, reason: "NOT_DELEGATED" });
     expect(BigInt((await rpc("eth_getTransactionCount", [account, "pending"])) as string)).toBe(nonce);
   });

@@ -4,7 +4,7 @@
  * `verifyOtpVerificationToken` accept the tokens it issues through `@turnkey/sdk-server`; without the
  * override they check against Turnkey's production keys and refuse them.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -13,26 +13,20 @@ import {
   verifyOtpVerificationToken,
   verifySessionJwtSignature,
 } from "@turnkey/crypto";
-import { Turnkey } from "@turnkey/sdk-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../support/dev-server.js";
+import { type DevServer, memoryRootCredentials, rootSdkClient, startDevServer } from "../support/dev-server.js";
 
 const EMAIL = "tokens@example.test";
 let server: DevServer;
 let credentials: Record<string, string>;
-let client: ReturnType<Turnkey["apiClient"]>;
+let client: ReturnType<typeof rootSdkClient>;
 
 beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), "custodian-token-signer-"));
   server = startDevServer(["--port", "0", "--data", data, "--memory"]);
   const baseUrl = await server.ready;
-  credentials = JSON.parse(readFileSync(join(data, "memory-root-api-key.json"), "utf8")) as Record<string, string>;
-  client = new Turnkey({
-    apiBaseUrl: baseUrl,
-    apiPublicKey: credentials.apiPublicKey as string,
-    apiPrivateKey: credentials.apiPrivateKey as string,
-    defaultOrganizationId: credentials.organizationId as string,
-  }).apiClient();
+  credentials = memoryRootCredentials(data);
+  client = rootSdkClient(baseUrl, credentials);
 }, 60_000);
 
 afterAll(async () => {

@@ -291,7 +291,21 @@ describe("init_otp_auth, otp_auth and email_auth", () => {
       parameters: { email: contact, targetPublicKey: emailTarget.publicKey, emailCustomization: { appName: "Demo" } },
     });
     const mail = engine.outbox(contact).at(-1);
-    expect(decryptCredentialBundle(mail?.credentialBundle as string, emailTarget.privateKey)).toMatch(/^[0-9a-f]{64}$/);
+    const bundle = mail?.credentialBundle as string;
+    expect(decryptCredentialBundle(bundle, emailTarget.privateKey)).toMatch(/^[0-9a-f]{64}$/);
+    expect(mail).toMatchObject({ subject: "Log in to Demo", text: `Your Demo login bundle: ${bundle}` });
+
+    // With a magic link template the bundle goes into the link.
+    await root.emailAuth({
+      organizationId,
+      parameters: {
+        email: contact,
+        targetPublicKey: emailTarget.publicKey,
+        emailCustomization: { appName: "Demo", magicLinkTemplate: "https://demo.test/login/%s" },
+      },
+    });
+    const linked = engine.outbox(contact).at(-1);
+    expect(linked?.text).toBe(`Log in to Demo: https://demo.test/login/${linked?.credentialBundle}`);
   });
 
   it("refuse a contact no user holds, sending nothing", async () => {

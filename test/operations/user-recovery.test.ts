@@ -69,7 +69,11 @@ describe("init_user_email_recovery", () => {
       expect(activity.result).toEqual({ initUserEmailRecoveryResult: { userId: aliceId } });
     }
     expect(engine.outbox(EMAIL)).toHaveLength(2);
-    expect(engine.outbox(EMAIL)[1]?.subject).toBe("Recover your custodian account");
+    const mail = engine.outbox(EMAIL)[1];
+    expect(mail).toMatchObject({
+      subject: "Recover your custodian account",
+      text: `Your custodian recovery bundle: ${mail?.credentialBundle}`,
+    });
     const keys = await recoveryKeys(engine, organizationId, aliceId, rootUserId);
     expect(keys).toHaveLength(1);
     expect(keys[0]?.expirationSeconds).toBe("900");

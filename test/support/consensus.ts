@@ -102,3 +102,40 @@ export async function refusal(promise: Promise<unknown>, code: string, reason?: 
   if (reason !== undefined) expect(custody.details.reason, custody.message).toBe(reason);
   return custody;
 }
+
+/** Where the send policies of {@link addSendPolicies} send a call that needs the reviewer too. */
+export const REVIEWED_TO = "0x000000000000000000000000000000000000c0c0";
+/** Where the send policies of {@link addSendPolicies} deny any transaction. */
+export const BLOCKED_TO = "0x000000000000000000000000000000000000dead";
+
+/**
+ * The policies the gas station tests send under: `agent` alone may send `eth_send_transaction` V2 calls to
+ * `allowed` (the policy named `allowedName`), calls to {@link REVIEWED_TO} need `reviewer` too, and every
+ * transaction to {@link BLOCKED_TO} is denied.
+ */
+export async function addSendPolicies(
+  root: CustodyEngine,
+  organizationId: string,
+  members: { agent: Member; reviewer: Member },
+  allowed: { to: string; policyName: string },
+): Promise<void> {
+  const v2 = "ACTIVITY_TYPE_ETH_SEND_TRANSACTION_V2";
+  const { agent, reviewer } = members;
+  await addPolicy(root, organizationId, {
+    policyName: allowed.policyName,
+    effect: "EFFECT_ALLOW",
+    condition: `activity.type == '${v2}' && eth.tx.to == '${allowed.to}'`,
+    consensus: `approvers.any(user, user.id == '${agent.userId}')`,
+  });
+  await addPolicy(root, organizationId, {
+    policyName: "sends to c0c0 need the reviewer too",
+    effect: "EFFECT_ALLOW",
+    condition: `activity.type == '${v2}' && eth.tx.to == '${REVIEWED_TO}'`,
+    consensus: `approvers.any(user, user.id == '${agent.userId}') && approvers.any(user, user.id == '${reviewer.userId}')`,
+  });
+  await addPolicy(root, organizationId, {
+    policyName: "never to dead",
+    effect: "EFFECT_DENY",
+    condition: `eth.tx.to == '${BLOCKED_TO}'`,
+  });
+}

@@ -3,6 +3,9 @@
  * `custodian <command>` run to completion.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Turnkey } from "@turnkey/sdk-server";
 
 export interface DevServer {
   child: ChildProcess;
@@ -88,4 +91,19 @@ export interface DevCredentials {
   apiPublicKey: string;
   apiPrivateKey: string;
   signerPublicKey: string;
+}
+
+/** What a `--memory` dev server wrote to `memory-root-api-key.json` in its data directory `dataDir`. */
+export function memoryRootCredentials(dataDir: string): Record<string, string> {
+  return JSON.parse(readFileSync(join(dataDir, "memory-root-api-key.json"), "utf8")) as Record<string, string>;
+}
+
+/** An `@turnkey/sdk-server` API client of the dev server at `baseUrl`, stamping with its root `credentials`. */
+export function rootSdkClient(baseUrl: string, credentials: Record<string, string>) {
+  return new Turnkey({
+    apiBaseUrl: baseUrl,
+    apiPublicKey: credentials.apiPublicKey as string,
+    apiPrivateKey: credentials.apiPrivateKey as string,
+    defaultOrganizationId: credentials.organizationId as string,
+  }).apiClient();
 }

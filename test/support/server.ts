@@ -3,9 +3,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Turnkey } from "@turnkey/sdk-server";
 import type { HttpAdapterOptions } from "../../src/http/respond.js";
 import { createHttpHandler } from "../../src/http.js";
 import type { CustodyEngine } from "../../src/index.js";
+import type { ApiKeyPair } from "./engine.js";
 
 export interface RunningServer {
   baseUrl: string;
@@ -44,4 +46,18 @@ export async function post(url: string, body: string | Uint8Array, headers: Reco
     text,
     json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
   };
+}
+
+/**
+ * An `@turnkey/sdk-server` API client of `server` in `organizationId`, stamping with `key`. It polls a pending
+ * activity once, briefly, so an activity awaiting approval comes back as it stands.
+ */
+export function sdkClient(server: RunningServer, key: ApiKeyPair, organizationId: string) {
+  return new Turnkey({
+    apiBaseUrl: server.baseUrl,
+    apiPublicKey: key.publicKey,
+    apiPrivateKey: key.privateKey,
+    defaultOrganizationId: organizationId,
+    activityPoller: { intervalMs: 20, numRetries: 1 },
+  }).apiClient();
 }
