@@ -189,6 +189,30 @@ export interface PolicyRecord {
   updatedAtMs: number;
 }
 
+/** One method of an MFA step (`v1AuthenticationMethod`): a type, and optionally the one credential of it that counts. */
+export interface MfaMethodRecord {
+  type: string;
+  /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+  id?: string;
+}
+
+/** An MFA policy of a user (swagger `v1MfaPolicy`), kept in the user's scope. */
+export interface MfaPolicyRecord {
+  id: string;
+  organizationId: string;
+  userId: string;
+  mfaPolicyName: string;
+  /** A policy-language condition over the submitted activity; true means the policy applies. */
+  condition: string;
+  /** The ordered steps; each is satisfied by any one of its methods. */
+  requiredAuthenticationMethods: { any: MfaMethodRecord[] }[];
+  /** Evaluation order: lower first. */
+  order: number;
+  notes: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
 /**
  * One decision about an activity, taken when it was submitted or at a later vote, with one evaluation per
  * policy (`get_policy_evaluations`, `explainActivity`). Kept in the activity's scope, in decision order.
@@ -671,6 +695,7 @@ export interface Collections {
   credentialLocations: CredentialLocationRecord;
   activities: ActivityRecord;
   policies: PolicyRecord;
+  mfaPolicies: MfaPolicyRecord;
   policyEvaluations: PolicyEvaluationRecord;
   wallets: WalletRecord;
   walletAccounts: WalletAccountRecord;

@@ -22,6 +22,7 @@ import { removeOrganizationFeature, setOrganizationFeature } from "./features.js
 import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
 import { createInvitations, deleteInvitation } from "./invitations.js";
+import { createMfaPolicy, deleteMfaPolicy, getMfaPolicies, getMfaPolicy, updateMfaPolicy } from "./mfa-policies.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
@@ -161,6 +162,12 @@ export const OPERATIONS = [
   getPolicy,
   getPolicies,
   getPolicyEvaluations,
+  // MFA policies
+  createMfaPolicy,
+  updateMfaPolicy,
+  deleteMfaPolicy,
+  getMfaPolicy,
+  getMfaPolicies,
   approveActivity,
   rejectActivity,
   updateRootQuorum,

@@ -9,6 +9,7 @@ import type {
   Activity,
   ApiKey,
   Authenticator,
+  MfaPolicy,
   OauthProvider,
   Quorum,
   Timestamp,
@@ -1758,6 +1759,93 @@ export interface GetPolicyEvaluationsResponse {
   }[];
 }
 
+/** The `parameters` of `createMfaPolicy` for `ACTIVITY_TYPE_CREATE_MFA_POLICY`. */
+export interface CreateMfaPolicyParameters {
+  userId: string;
+  mfaPolicyName: string;
+  condition: string;
+  requiredAuthenticationMethods: {
+    any: {
+      type:
+        | "AUTHENTICATION_TYPE_EMAIL_OTP"
+        | "AUTHENTICATION_TYPE_SMS_OTP"
+        | "AUTHENTICATION_TYPE_PASSKEY"
+        | "AUTHENTICATION_TYPE_API_KEY"
+        | "AUTHENTICATION_TYPE_OAUTH"
+        | "AUTHENTICATION_TYPE_SESSION";
+      id?: string;
+    }[];
+  }[];
+  order: string | number;
+  notes?: string;
+}
+
+/** What `activity.result.createMfaPolicyResult` holds once `createMfaPolicy` completes. */
+export interface CreateMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The `parameters` of `updateMfaPolicy` for `ACTIVITY_TYPE_UPDATE_MFA_POLICY`. */
+export interface UpdateMfaPolicyParameters {
+  userId: string;
+  mfaPolicyId: string;
+  mfaPolicyName?: string;
+  condition?: string;
+  requiredAuthenticationMethods?: {
+    any: {
+      type:
+        | "AUTHENTICATION_TYPE_EMAIL_OTP"
+        | "AUTHENTICATION_TYPE_SMS_OTP"
+        | "AUTHENTICATION_TYPE_PASSKEY"
+        | "AUTHENTICATION_TYPE_API_KEY"
+        | "AUTHENTICATION_TYPE_OAUTH"
+        | "AUTHENTICATION_TYPE_SESSION";
+      id?: string;
+    }[];
+  }[];
+  order?: string | number;
+  notes?: string;
+}
+
+/** What `activity.result.updateMfaPolicyResult` holds once `updateMfaPolicy` completes. */
+export interface UpdateMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The `parameters` of `deleteMfaPolicy` for `ACTIVITY_TYPE_DELETE_MFA_POLICY`. */
+export interface DeleteMfaPolicyParameters {
+  userId: string;
+  mfaPolicyId: string;
+}
+
+/** What `activity.result.deleteMfaPolicyResult` holds once `deleteMfaPolicy` completes. */
+export interface DeleteMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The request of `getMfaPolicy` (`POST /public/v1/query/get_mfa_policy`). */
+export interface GetMfaPolicyRequest {
+  organizationId: string;
+  userId: string;
+  mfaPolicyId: string;
+}
+
+/** What `getMfaPolicy` answers. */
+export interface GetMfaPolicyResponse {
+  mfaPolicy: MfaPolicy;
+}
+
+/** The request of `getMfaPolicies` (`POST /public/v1/query/get_mfa_policies`). */
+export interface GetMfaPoliciesRequest {
+  organizationId: string;
+  userId: string;
+}
+
+/** What `getMfaPolicies` answers. */
+export interface GetMfaPoliciesResponse {
+  mfaPolicies: MfaPolicy[];
+}
+
 /** The `parameters` of `approveActivity` for `ACTIVITY_TYPE_APPROVE_ACTIVITY`. */
 export interface ApproveActivityParameters {
   fingerprint: string;
@@ -2791,6 +2879,11 @@ export interface OperationTypes {
   getPolicy: { request: GetPolicyRequest; result: GetPolicyResponse };
   getPolicies: { request: GetPoliciesRequest; result: GetPoliciesResponse };
   getPolicyEvaluations: { request: GetPolicyEvaluationsRequest; result: GetPolicyEvaluationsResponse };
+  createMfaPolicy: { versions: [CreateMfaPolicyParameters]; result: CreateMfaPolicyResult };
+  updateMfaPolicy: { versions: [UpdateMfaPolicyParameters]; result: UpdateMfaPolicyResult };
+  deleteMfaPolicy: { versions: [DeleteMfaPolicyParameters]; result: DeleteMfaPolicyResult };
+  getMfaPolicy: { request: GetMfaPolicyRequest; result: GetMfaPolicyResponse };
+  getMfaPolicies: { request: GetMfaPoliciesRequest; result: GetMfaPoliciesResponse };
   approveActivity: { versions: [ApproveActivityParameters]; result: unknown };
   rejectActivity: { versions: [RejectActivityParameters]; result: unknown };
   updateRootQuorum: { versions: [UpdateRootQuorumParameters]; result: UpdateRootQuorumResult };
