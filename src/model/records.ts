@@ -170,6 +170,21 @@ export interface ActivityRecord {
   failure: RpcStatus | null;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * The submitter's MFA policy this activity matched, and what has been proven of it (`get_mfa_status`);
+   * absent when none matched. While it is unsatisfied the activity is `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED`.
+   */
+  mfa?: MfaStatusRecord;
+}
+
+/** The progress of one user's MFA policy on one activity (`v1MfaStatus`). */
+export interface MfaStatusRecord {
+  userId: string;
+  mfaPolicyId: string;
+  /** The policy's steps as they stood when the activity matched it. */
+  requiredMethods: { any: MfaMethodRecord[] }[];
+  /** The methods proven so far, in the order they were proven (the submission's own stamp first). */
+  satisfiedMethods: MfaMethodRecord[];
 }
 
 /** A policy of an organization (swagger `v1Policy`); selector policies are kept as their equivalent condition. */

@@ -173,6 +173,10 @@ export async function renderActivity(
     const { counting } = consensusWindow(activity.votes, viewer.now);
     mayVote = !counting.some((vote) => vote.userId === viewer.userId) && (await viewer.voteCouldCount(activity));
   }
+  // Waiting for authenticators, only the submitter's own approvals (each proving a method) or rejection count.
+  if (viewer !== undefined && activity.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    mayVote = activity.mfa?.userId === viewer.userId;
+  }
   return {
     id: activity.id,
     organizationId: activity.organizationId,

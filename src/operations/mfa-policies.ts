@@ -1,6 +1,6 @@
 /**
  * MFA policies: `create_mfa_policy`, `update_mfa_policy`, `delete_mfa_policy`, and the queries
- * `get_mfa_policy` and `get_mfa_policies`. An MFA policy belongs to one user: when an activity that user
+ * `get_mfa_policy`, `get_mfa_policies` and `get_mfa_status`. An MFA policy belongs to one user: when an activity that user
  * submits or approves matches its condition, the listed authentication steps must be proven before the
  * vote counts (enforced by the pipeline, `engine/pipeline/mfa.ts`).
  *
@@ -15,7 +15,7 @@ import type { ActivityContext } from "../contract/operation.js";
 import { defineActivity, defineQuery } from "../contract/operation.js";
 import { id, int64String, list, name, withoutNul } from "../contract/schema.js";
 import { requireUser } from "../domain/credentials/index.js";
-import { AUTHENTICATION_TYPES, MFA_LIMITS } from "../domain/mfa.js";
+import { AUTHENTICATION_TYPES, MFA_LIMITS, renderMfaStatus } from "../domain/mfa.js";
 import type { DataReader } from "../model/data.js";
 import type { MfaMethodRecord, MfaPolicyRecord } from "../model/records.js";
 import { inMfaOrder, renderMfaPolicy } from "../model/render.js";
@@ -217,5 +217,26 @@ export const getMfaPolicies = defineQuery({
     const user = await requireUser(context.data, context.organization.id, request.userId, "userId");
     const policies = await context.data.listAll("mfaPolicies", user.id);
     return { mfaPolicies: inMfaOrder(policies).map(renderMfaPolicy) };
+  },
+});
+
+export const getMfaStatus = defineQuery({
+  method: "getMfaStatus",
+  path: "get_mfa_status",
+  request: v.object({ organizationId: id, activityId: id, userId: v.optional(id) }),
+  async handler(context, request) {
+    const activity = await context.data.requireInOrganization(
+      "activities",
+      request.activityId,
+      context.organization.id,
+      "activity",
+      "activityId",
+    );
+    const statuses = activity.mfa === undefined ? [] : [activity.mfa];
+    return {
+      mfaStatuses: statuses
+        .filter((status) => request.userId === undefined || status.userId === request.userId)
+        .map(renderMfaStatus),
+    };
   },
 });

@@ -22,7 +22,14 @@ import { removeOrganizationFeature, setOrganizationFeature } from "./features.js
 import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
 import { createInvitations, deleteInvitation } from "./invitations.js";
-import { createMfaPolicy, deleteMfaPolicy, getMfaPolicies, getMfaPolicy, updateMfaPolicy } from "./mfa-policies.js";
+import {
+  createMfaPolicy,
+  deleteMfaPolicy,
+  getMfaPolicies,
+  getMfaPolicy,
+  getMfaStatus,
+  updateMfaPolicy,
+} from "./mfa-policies.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
@@ -168,6 +175,7 @@ export const OPERATIONS = [
   deleteMfaPolicy,
   getMfaPolicy,
   getMfaPolicies,
+  getMfaStatus,
   approveActivity,
   rejectActivity,
   updateRootQuorum,

@@ -15,6 +15,7 @@
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../../auth/credential-state.js";
 import { CustodyError, isCustodyError } from "../../common/errors.js";
+import { mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
 import { actingOrganization } from "../../model/access.js";
 import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
@@ -117,6 +118,9 @@ async function applyVote(
   const { fingerprint } = v.parse(voteIntent, submission.parameters);
   const target = await findTarget(data, organization.id, fingerprint);
 
+  if (target.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    return proveAuthenticator(core, data, submission, selection, organization, target, handlerFailure);
+  }
   if (target.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     throw refuse(`activity ${target.id} is ${target.status} and takes no more votes`, "ACTIVITY_NOT_PENDING", target);
   }
@@ -191,6 +195,75 @@ async function applyVote(
   }
 
   return settle(core, data, submission, organization, target, updated, record, vote);
+}
+
+/**
+ * A vote on an activity waiting for its submitter's authenticators: only that user may cast it. A rejection
+ * ends the activity; an approval counts the method its stamp proves towards the MFA policy (refused, changing
+ * nothing, when it proves no step still open). Once every step is proven, the activity is decided again as
+ * it would have been at submission: ALLOW runs it, DENY fails it, otherwise it waits for consensus.
+ */
+async function proveAuthenticator(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+  organization: OrganizationRecord,
+  target: ActivityRecord,
+  handlerFailure: CustodyError | undefined,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
+  const mfa = target.mfa;
+  if (mfa === undefined || mfa.userId !== principal.userId) {
+    throw refuse(
+      `activity ${target.id} waits for the authenticators of the user who submitted it`,
+      "AUTHENTICATORS_NEEDED",
+      target,
+    );
+  }
+  const vote = voteOf(principal, selection, submission.bodyText, core.ids.next(), now);
+  if (selection === "VOTE_SELECTION_REJECTED") {
+    const updated: ActivityRecord = { ...target, status: "ACTIVITY_STATUS_REJECTED", updatedAtMs: now };
+    const record: Parameters<typeof evaluationRecord>[0] = {
+      outcome: "REJECTED",
+      reason: "REJECTED_BY_VOTE",
+      evaluations: [],
+      openConsensus: [],
+    };
+    return settle(core, data, submission, organization, target, updated, record, vote);
+  }
+  const proven = proveMfaMethod(mfa, await provenMethod(data, principal));
+  if (proven === undefined) {
+    throw refuse(
+      `the stamp proves no authentication method the MFA policy ${mfa.mfaPolicyId} still needs on activity ${target.id}`,
+      "MFA_METHOD_NOT_ACCEPTED",
+      target,
+    );
+  }
+  const voted: ActivityRecord = { ...target, mfa: proven, updatedAtMs: now };
+  const submitter = await submitterOf(data, target);
+  await assertCredentialCurrent(data, submitter, now);
+  const decision = await decidePending(
+    data,
+    target,
+    submitter,
+    consensusWindow(target.votes, now).counting,
+    now,
+    core.services,
+  );
+  // Until every step is proven the activity keeps waiting, whatever the decision.
+  let updated: ActivityRecord = voted;
+  if (mfaSatisfied(proven)) {
+    if (decision.outcome === "ALLOW") {
+      const run = { ...(await targetRequest(target)), organization, submitter, now };
+      updated = await complete(core, data, voted, run, handlerFailure);
+    } else if (decision.outcome === "DENY") {
+      updated = failedActivity(voted, denialError(target, decision).toRpcStatus());
+    } else {
+      updated = { ...voted, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
+    }
+  }
+  return settle(core, data, submission, organization, target, updated, decision, vote);
 }
 
 /** Records a vote's outcome: the updated target, the decision record, and the vote's own activity. */

@@ -126,6 +126,8 @@ import type {
   GetMfaPoliciesResponse,
   GetMfaPolicyRequest,
   GetMfaPolicyResponse,
+  GetMfaStatusRequest,
+  GetMfaStatusResponse,
   GetNoncesRequest,
   GetNoncesResponse,
   GetOauthProvidersRequest,
@@ -957,6 +959,13 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   getMfaPolicies(input: GetMfaPoliciesRequest): Promise<GetMfaPoliciesResponse>;
+  /**
+   * Get the MFA status of an activity for a specific user or all voting users.
+   *
+   * Query at `POST /public/v1/query/get_mfa_status`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getMfaStatus(input: GetMfaStatusRequest): Promise<GetMfaStatusResponse>;
   /**
    * Approve an activity.
    *

@@ -1846,6 +1846,34 @@ export interface GetMfaPoliciesResponse {
   mfaPolicies: MfaPolicy[];
 }
 
+/** The request of `getMfaStatus` (`POST /public/v1/query/get_mfa_status`). */
+export interface GetMfaStatusRequest {
+  organizationId: string;
+  activityId: string;
+  userId?: string;
+}
+
+/** What `getMfaStatus` answers. */
+export interface GetMfaStatusResponse {
+  mfaStatuses: {
+    mfaPolicyId: string;
+    userId: string;
+    satisfied: boolean;
+    satisfiedMethods: {
+      type: string;
+      /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+      id?: string;
+    }[];
+    requiredMethods: {
+      any: {
+        type: string;
+        /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+        id?: string;
+      }[];
+    }[];
+  }[];
+}
+
 /** The `parameters` of `approveActivity` for `ACTIVITY_TYPE_APPROVE_ACTIVITY`. */
 export interface ApproveActivityParameters {
   fingerprint: string;
@@ -2884,6 +2912,7 @@ export interface OperationTypes {
   deleteMfaPolicy: { versions: [DeleteMfaPolicyParameters]; result: DeleteMfaPolicyResult };
   getMfaPolicy: { request: GetMfaPolicyRequest; result: GetMfaPolicyResponse };
   getMfaPolicies: { request: GetMfaPoliciesRequest; result: GetMfaPoliciesResponse };
+  getMfaStatus: { request: GetMfaStatusRequest; result: GetMfaStatusResponse };
   approveActivity: { versions: [ApproveActivityParameters]; result: unknown };
   rejectActivity: { versions: [RejectActivityParameters]; result: unknown };
   updateRootQuorum: { versions: [UpdateRootQuorumParameters]; result: UpdateRootQuorumResult };
