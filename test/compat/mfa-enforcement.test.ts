@@ -97,6 +97,7 @@ describe("MFA enforcement", () => {
       parameters: { walletName: "guarded", accounts: [ETHEREUM_ACCOUNT] },
     });
     expect(submitted.activity.status).toBe("ACTIVITY_STATUS_AUTHENTICATORS_NEEDED");
+    expect(conformanceFaults("/public/v1/submit/create_wallet", submitted)).toEqual([]);
     expect(submitted.activity.result).toBeNull();
     expect(submitted.activity).toMatchObject({ canApprove: true, canReject: true });
 
@@ -130,6 +131,7 @@ describe("MFA enforcement", () => {
 
     const approved = await approve(httpClient(org, second));
     expect(approved.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(conformanceFaults("/public/v1/submit/approve_activity", approved)).toEqual([]);
     const walletId = (approved.activity.result.createWalletResult as { walletId: string }).walletId;
     expect((await asAgent.getWallet({ organizationId: org.organizationId, walletId })).wallet.walletName).toBe(
       "guarded",
@@ -175,6 +177,55 @@ describe("MFA enforcement", () => {
     });
     expect(rejected.activity.status).toBe("ACTIVITY_STATUS_REJECTED");
     expect((await asAgent.getWallets({ organizationId: org.organizationId })).wallets).toEqual([]);
+  });
+
+  it("counts one key once, however often it stamps, and answers get_mfa_status only for its own activities", async () => {
+    const { org, agent, second } = await setup();
+    const asRoot = httpClient(org, org.apiKey);
+    // Two steps that each take any API key: one key cannot prove both.
+    const { mfaPolicyId } = (
+      await asRoot.createMfaPolicy({
+        type: "ACTIVITY_TYPE_CREATE_MFA_POLICY",
+        ...envelope(org),
+        parameters: {
+          userId: agent.userId,
+          mfaPolicyName: "two keys for tags",
+          condition: "activity.resource == 'USER'",
+          requiredAuthenticationMethods: [
+            { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+            { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+          ],
+          order: 0,
+        },
+      })
+    ).activity.result.createMfaPolicyResult as { mfaPolicyId: string };
+    const asAgent = httpClient(org, agent.apiKey);
+    const held = await asAgent.createUserTag({
+      type: "ACTIVITY_TYPE_CREATE_USER_TAG",
+      ...envelope(org),
+      parameters: { userTagName: "guarded", userIds: [] },
+    });
+    expect(held.activity.status).toBe("ACTIVITY_STATUS_AUTHENTICATORS_NEEDED");
+    const status = await asAgent.getMfaStatus({ organizationId: org.organizationId, activityId: held.activity.id });
+    expect(status.mfaStatuses[0]?.mfaPolicyId).toBe(mfaPolicyId);
+    const approveWith = (key: ApiKeyPair, offset: number) =>
+      httpClient(org, key).approveActivity({
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: String(Date.now() + offset),
+        organizationId: org.organizationId,
+        parameters: { fingerprint: held.activity.fingerprint },
+      });
+    expect(await refusalOf(approveWith(agent.apiKey, 1))).toBe("MFA_METHOD_NOT_ACCEPTED");
+    expect((await approveWith(second, 2)).activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+
+    // An activity of no organization of the caller, and a malformed id, are refused naming the field.
+    for (const activityId of ["no-such-activity", "x".repeat(129)]) {
+      const error = await asAgent.getMfaStatus({ organizationId: org.organizationId, activityId }).then(
+        () => undefined,
+        (e: unknown) => e as Error & { details: { field?: string }[] | null },
+      );
+      expect(error?.details?.find((detail) => detail.field !== undefined)?.field).toBe("activityId");
+    }
   });
 
   it("runs @turnkey/core's onMfaRequired path: status polled, approval by the second key, result returned", async () => {

@@ -185,6 +185,7 @@ describe("refused MFA policies through @turnkey/http", () => {
       ...envelope(),
       parameters: { userId: agent.userId, ...good } as never,
     });
+    expect(conformanceFaults("/public/v1/submit/create_mfa_policy", created)).toEqual([]);
     const mfaPolicyId = (created.activity.result.createMfaPolicyResult as { mfaPolicyId: string }).mfaPolicyId;
     const before = await client.getMfaPolicy({ organizationId: org.organizationId, userId: agent.userId, mfaPolicyId });
     for (const [change, field] of [
