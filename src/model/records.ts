@@ -175,6 +175,11 @@ export interface ActivityRecord {
    * absent when none matched. While it is unsatisfied the activity is `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED`.
    */
   mfa?: MfaStatusRecord;
+  /**
+   * Approvers' MFA on this activity, one per approver whose MFA policy matched it: an approval counts towards
+   * consensus only once its approver's steps are all proven. Absent when no approver's policy matched.
+   */
+  approverMfa?: MfaStatusRecord[];
 }
 
 /** The progress of one user's MFA policy on one activity (`v1MfaStatus`). */

@@ -1,8 +1,8 @@
 /**
  * MFA policies: `create_mfa_policy`, `update_mfa_policy`, `delete_mfa_policy`, and the queries
- * `get_mfa_policy`, `get_mfa_policies` and `get_mfa_status`. An MFA policy belongs to one user: when an activity that user
- * submits or approves matches its condition, the listed authentication steps must be proven before the
- * vote counts (enforced by the pipeline, `engine/pipeline/mfa.ts`).
+ * `get_mfa_policy`, `get_mfa_policies` and `get_mfa_status`. An MFA policy belongs to one user: when an
+ * activity that user submits or approves matches its condition, the listed authentication steps must be
+ * proven before the vote counts (enforced by the pipeline: `engine/pipeline/submit.ts` and `voting.ts`).
  *
  * The condition is checked by the policy-language parser when it is written, as a policy's is, so a
  * condition that can only ever fail is refused with its field and position.
@@ -232,7 +232,7 @@ export const getMfaStatus = defineQuery({
       "activity",
       "activityId",
     );
-    const statuses = activity.mfa === undefined ? [] : [activity.mfa];
+    const statuses = [...(activity.mfa === undefined ? [] : [activity.mfa]), ...(activity.approverMfa ?? [])];
     return {
       mfaStatuses: statuses
         .filter((status) => request.userId === undefined || status.userId === request.userId)

@@ -228,6 +228,75 @@ describe("MFA enforcement", () => {
     }
   });
 
+  it("counts an approver's vote towards consensus only once that approver's own MFA steps are proven", async () => {
+    const org = await createTestOrganization({ listen: true });
+    opened.push(org);
+    const approver = await org.createUser({ name: "approver" });
+    const approverSecond = generateApiKeyPair();
+    await org.root.createApiKeys({
+      organizationId: org.organizationId,
+      parameters: {
+        userId: approver.userId,
+        apiKeys: [{ apiKeyName: "second", publicKey: approverSecond.apiPublicKey, curveType: "API_KEY_CURVE_P256" }],
+      },
+    });
+    await org.root.createMfaPolicy({
+      organizationId: org.organizationId,
+      parameters: {
+        userId: approver.userId,
+        mfaPolicyName: "two keys for everything",
+        condition: "true",
+        requiredAuthenticationMethods: [
+          { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+          { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+        ],
+        order: 0,
+      },
+    });
+    const agent = await org.createUser({
+      name: "agent",
+      policies: [
+        {
+          effect: "EFFECT_ALLOW",
+          consensus: (id) =>
+            `approvers.any(user, user.id == '${id}') && approvers.any(user, user.id == '${approver.userId}')`,
+        },
+      ],
+    });
+    const asAgent = httpClient(org, agent.apiKey);
+    const submitted = await asAgent.createWallet({
+      type: "ACTIVITY_TYPE_CREATE_WALLET",
+      ...envelope(org),
+      parameters: { walletName: "by consensus", accounts: [ETHEREUM_ACCOUNT] },
+    });
+    expect(submitted.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const approveWith = (key: ApiKeyPair, offset: number) =>
+      httpClient(org, key).approveActivity({
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: String(Date.now() + offset),
+        organizationId: org.organizationId,
+        parameters: { fingerprint: submitted.activity.fingerprint },
+      });
+
+    const first = await approveWith(approver.apiKey, 0);
+    expect(first.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect(first.activity.votes.map((vote) => vote.userId)).toEqual([agent.userId]);
+    const status = await asAgent.getMfaStatus({
+      organizationId: org.organizationId,
+      activityId: submitted.activity.id,
+      userId: approver.userId,
+    });
+    expect(status.mfaStatuses).toHaveLength(1);
+    expect(status.mfaStatuses[0]).toMatchObject({ userId: approver.userId, satisfied: false });
+    expect(await refusalOf(approveWith(approver.apiKey, 1))).toBe("MFA_METHOD_NOT_ACCEPTED");
+
+    const second = await approveWith(approverSecond, 2);
+    expect(second.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(second.activity.votes.map((vote) => vote.userId)).toEqual([agent.userId, approver.userId]);
+    const done = await asAgent.getMfaStatus({ organizationId: org.organizationId, activityId: submitted.activity.id });
+    expect(done.mfaStatuses.map((s) => [s.userId, s.satisfied])).toEqual([[approver.userId, true]]);
+  });
+
   it("runs @turnkey/core's onMfaRequired path: status polled, approval by the second key, result returned", async () => {
     const { org, agent, second } = await setup();
     const seen: MfaContext[] = [];

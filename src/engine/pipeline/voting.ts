@@ -10,18 +10,28 @@
  * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is
  * recorded as an activity of its own, and the answer is the target activity as it now stands.
  *
+ * MFA: an activity in `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED` takes only its submitter's votes, each approval
+ * proving a step of the submitter's MFA policy; an approver whose own MFA policy matches the activity proves
+ * its steps the same way, and the approval counts once the last is proven (`domain/mfa.ts`).
+ *
  * @module
  */
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../../auth/credential-state.js";
 import { CustodyError, isCustodyError } from "../../common/errors.js";
-import { mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
+import { matchingMfaPolicy, mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
 import { actingOrganization } from "../../model/access.js";
 import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
 import { DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
-import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "../../model/records.js";
+import type {
+  ActivityRecord,
+  MfaStatusRecord,
+  OrganizationRecord,
+  VoteRecord,
+  VoteSelection,
+} from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
 import { type ActivityDecision, denialError, evaluationRecord } from "../decisions/decision.js";
@@ -137,8 +147,20 @@ async function applyVote(
     );
   }
 
-  const votes = [...target.votes, vote];
-  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
+  let proving = target;
+  if (selection === "VOTE_SELECTION_APPROVED") {
+    const approverMfa = await approverMfaOf(core, data, submission, target);
+    if (approverMfa !== undefined) {
+      const others = (target.approverMfa ?? []).filter((status) => status.userId !== principal.userId);
+      proving = { ...target, approverMfa: [...others, approverMfa.status], updatedAtMs: now };
+      if (!mfaSatisfied(approverMfa.status)) {
+        // The approval proves a step; it counts towards consensus once the approver's last step is proven.
+        return settle(core, data, submission, organization, target, proving, approverMfa.decision, vote);
+      }
+    }
+  }
+  const votes = [...proving.votes, vote];
+  const voted: ActivityRecord = { ...proving, votes, updatedAtMs: now };
   // The submitter must still be able to act: a deleted user, or a key deleted or expired since it
   // submitted, cannot have its queued work run by a later approval.
   const submitter = await submitterOf(data, target)
@@ -264,6 +286,38 @@ async function proveAuthenticator(
     }
   }
   return settle(core, data, submission, organization, target, updated, decision, vote);
+}
+
+/**
+ * The approver's MFA on `target` with this approval's stamp proven, and the decision whose context matched
+ * it; undefined when none of the approver's MFA policies matches the activity. Refused, changing nothing,
+ * when the stamp proves no step still open.
+ */
+async function approverMfaOf(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  target: ActivityRecord,
+): Promise<{ status: MfaStatusRecord; decision: ActivityDecision } | undefined> {
+  const { principal, now } = submission;
+  const submitter = await submitterOf(data, target).catch(() => undefined);
+  if (submitter === undefined) return undefined;
+  const counting = consensusWindow(target.votes, now).counting;
+  const decision = await decidePending(data, target, submitter, counting, now, core.services);
+  const matched = await matchingMfaPolicy(data, principal.userId, decision.context);
+  if (matched === undefined) return undefined;
+  const earlier = target.approverMfa?.find(
+    (status) => status.userId === principal.userId && status.mfaPolicyId === matched.mfaPolicyId,
+  );
+  const status = proveMfaMethod(earlier ?? matched, await provenMethod(data, principal));
+  if (status === undefined) {
+    throw refuse(
+      `the stamp proves no authentication method the MFA policy ${matched.mfaPolicyId} of user ${principal.userId} still needs on activity ${target.id}`,
+      "MFA_METHOD_NOT_ACCEPTED",
+      target,
+    );
+  }
+  return { status, decision };
 }
 
 /** Records a vote's outcome: the updated target, the decision record, and the vote's own activity. */
