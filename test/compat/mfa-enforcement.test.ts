@@ -2,13 +2,15 @@
  * MFA enforced on a user's activities, end to end through the official clients over a loopback port: an
  * activity matching the user's MFA policy answers `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED`, the submission's
  * own stamp proves one step, `get_mfa_status` shows what is proven and what is left, and `approve_activity`
- * stamped with the credential a step asks for completes it; `@turnkey/core`'s `onMfaRequired` path runs
+ * stamped with the credential a step asks for (an API key, a passkey through `@turnkey/webauthn-stamper`)
+ * completes it; `@turnkey/core`'s `onMfaRequired` path runs
  * through all of it. Approvals proving nothing new, and other users' votes, are refused changing nothing.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { type MfaContext, StamperType } from "@turnkey/core";
 import { TurnkeySDKClientBase } from "@turnkey/core/dist/__generated__/sdk-client-base.js";
 import { TurnkeyClient } from "@turnkey/http";
+import { WebauthnStamper } from "@turnkey/webauthn-stamper";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ApiKeyPair,
@@ -18,6 +20,8 @@ import {
   type TestOrganization,
   type TestUser,
 } from "../../src/testing/index.js";
+import { passkeyParams } from "../support/signers.js";
+import { installNavigatorCredentials, SoftwareAuthenticator } from "../support/software-authenticator.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const CREATE_WALLET = "activity.resource == 'WALLET' && activity.action == 'CREATE'";
@@ -295,6 +299,59 @@ describe("MFA enforcement", () => {
     expect(second.activity.votes.map((vote) => vote.userId)).toEqual([agent.userId, approver.userId]);
     const done = await asAgent.getMfaStatus({ organizationId: org.organizationId, activityId: submitted.activity.id });
     expect(done.mfaStatuses.map((s) => [s.userId, s.satisfied])).toEqual([[approver.userId, true]]);
+  });
+
+  it("takes a passkey step proven by an approval the official WebAuthn stamper signs", async () => {
+    const [rpId, origin] = ["wallet.example", "https://wallet.example"];
+    const org = await createTestOrganization({ listen: true, engine: { webauthn: { rpId, origins: [origin] } } });
+    opened.push(org);
+    const agent = await org.createUser({ name: "agent", policies: [{ effect: "EFFECT_ALLOW" }] });
+    const authenticator = new SoftwareAuthenticator();
+    await org.root.createAuthenticators({
+      organizationId: org.organizationId,
+      parameters: { userId: agent.userId, authenticators: [passkeyParams(authenticator, { rpId, origin })] },
+    });
+    const { user } = await org.root.getUser({ organizationId: org.organizationId, userId: agent.userId });
+    const passkeyId = user.authenticators[0]?.authenticatorId as string;
+    await org.root.createMfaPolicy({
+      organizationId: org.organizationId,
+      parameters: {
+        userId: agent.userId,
+        mfaPolicyName: "key and passkey",
+        condition: CREATE_WALLET,
+        requiredAuthenticationMethods: [
+          { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+          { any: [{ type: "AUTHENTICATION_TYPE_PASSKEY", id: passkeyId }] },
+        ],
+        order: 0,
+      },
+    });
+    const submitted = await httpClient(org, agent.apiKey).createWallet({
+      type: "ACTIVITY_TYPE_CREATE_WALLET",
+      ...envelope(org),
+      parameters: { walletName: "passkey guarded", accounts: [ETHEREUM_ACCOUNT] },
+    });
+    expect(submitted.activity.status).toBe("ACTIVITY_STATUS_AUTHENTICATORS_NEEDED");
+    const uninstall = installNavigatorCredentials(authenticator, origin);
+    try {
+      const passkey = new TurnkeyClient({ baseUrl: org.baseUrl }, new WebauthnStamper({ rpId }));
+      const approved = await passkey.approveActivity({
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        ...envelope(org),
+        parameters: { fingerprint: submitted.activity.fingerprint },
+      });
+      expect(approved.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    } finally {
+      uninstall();
+    }
+    const status = await httpClient(org, agent.apiKey).getMfaStatus({
+      organizationId: org.organizationId,
+      activityId: submitted.activity.id,
+    });
+    expect(status.mfaStatuses[0]?.satisfiedMethods.at(-1)).toEqual({
+      type: "AUTHENTICATION_TYPE_PASSKEY",
+      id: passkeyId,
+    });
   });
 
   it("runs @turnkey/core's onMfaRequired path: status polled, approval by the second key, result returned", async () => {
