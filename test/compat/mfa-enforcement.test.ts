@@ -3,8 +3,9 @@
  * activity matching the user's MFA policy answers `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED`, the submission's
  * own stamp proves one step, `get_mfa_status` shows what is proven and what is left, and `approve_activity`
  * stamped with the credential a step asks for (an API key, a passkey through `@turnkey/webauthn-stamper`)
- * completes it; `@turnkey/core`'s `onMfaRequired` path runs
- * through all of it. Approvals proving nothing new, and other users' votes, are refused changing nothing.
+ * completes it; `@turnkey/core`'s `onMfaRequired` path runs through all of it. An approver's vote counts once
+ * that approver's own MFA is proven. Approvals proving nothing new, and other users' votes on a held activity,
+ * are refused changing nothing.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { type MfaContext, StamperType } from "@turnkey/core";
