@@ -98,6 +98,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     keys: { activityByFingerprint: INDEX.activityByFingerprint(a.fingerprint) },
   }),
   policies: (p) => ({ scope: p.organizationId }),
+  mfaPolicies: (p) => ({ scope: p.userId }),
   policyEvaluations: (e) => ({ scope: e.activityId }),
   wallets: (w) => ({
     scope: w.organizationId,

@@ -170,6 +170,26 @@ export interface ActivityRecord {
   failure: RpcStatus | null;
   createdAtMs: number;
   updatedAtMs: number;
+  /**
+   * The submitter's MFA policy this activity matched, and what has been proven of it (`get_mfa_status`);
+   * absent when none matched. While it is unsatisfied the activity is `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED`.
+   */
+  mfa?: MfaStatusRecord;
+  /**
+   * Approvers' MFA on this activity, one per approver whose MFA policy matched it: an approval counts towards
+   * consensus only once its approver's steps are all proven. Absent when no approver's policy matched.
+   */
+  approverMfa?: MfaStatusRecord[];
+}
+
+/** The progress of one user's MFA policy on one activity (`v1MfaStatus`). */
+export interface MfaStatusRecord {
+  userId: string;
+  mfaPolicyId: string;
+  /** The policy's steps as they stood when the activity matched it. */
+  requiredMethods: { any: MfaMethodRecord[] }[];
+  /** The methods proven so far, in the order they were proven (the submission's own stamp first). */
+  satisfiedMethods: MfaMethodRecord[];
 }
 
 /** A policy of an organization (swagger `v1Policy`); selector policies are kept as their equivalent condition. */
@@ -184,6 +204,30 @@ export interface PolicyRecord {
   consensus: string | null;
   /** Null when the policy has none (it is then always active). */
   time: string | null;
+  notes: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** One method of an MFA step (`v1AuthenticationMethod`): a type, and optionally the one credential of it that counts. */
+export interface MfaMethodRecord {
+  type: string;
+  /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+  id?: string;
+}
+
+/** An MFA policy of a user (swagger `v1MfaPolicy`), kept in the user's scope. */
+export interface MfaPolicyRecord {
+  id: string;
+  organizationId: string;
+  userId: string;
+  mfaPolicyName: string;
+  /** A policy-language condition over the submitted activity; true means the policy applies. */
+  condition: string;
+  /** The ordered steps; each is satisfied by any one of its methods. */
+  requiredAuthenticationMethods: { any: MfaMethodRecord[] }[];
+  /** Evaluation order: lower first. */
+  order: number;
   notes: string;
   createdAtMs: number;
   updatedAtMs: number;
@@ -708,6 +752,7 @@ export interface Collections {
   credentialLocations: CredentialLocationRecord;
   activities: ActivityRecord;
   policies: PolicyRecord;
+  mfaPolicies: MfaPolicyRecord;
   policyEvaluations: PolicyEvaluationRecord;
   wallets: WalletRecord;
   walletAccounts: WalletAccountRecord;

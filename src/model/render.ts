@@ -11,12 +11,13 @@ import type {
   ActivityRecord,
   ApiKeyRecord,
   AuthenticatorRecord,
+  MfaPolicyRecord,
   OauthProviderRecord,
   TagRecord,
   UserRecord,
   VoteRecord,
 } from "./records.js";
-import type { Activity, ApiKey, Authenticator, OauthProvider, Timestamp, User, Vote } from "./wire-types.js";
+import type { Activity, ApiKey, Authenticator, MfaPolicy, OauthProvider, Timestamp, User, Vote } from "./wire-types.js";
 
 /** Milliseconds → `{seconds, nanos}` with int64 fields as decimal strings. */
 export function timestamp(ms: number): Timestamp {
@@ -63,11 +64,35 @@ export function renderAuthenticator(authenticator: AuthenticatorRecord): Authent
   };
 }
 
+/** A user's MFA policies in evaluation order: `order` ascending, then the older first. */
+export function inMfaOrder(policies: readonly MfaPolicyRecord[]): MfaPolicyRecord[] {
+  return [...policies].sort((a, b) => {
+    return a.order - b.order || a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : 1);
+  });
+}
+
+/** `v1MfaPolicy`. */
+export function renderMfaPolicy(policy: MfaPolicyRecord): MfaPolicy {
+  return {
+    mfaPolicyId: policy.id,
+    mfaPolicyName: policy.mfaPolicyName,
+    condition: policy.condition,
+    requiredAuthenticationMethods: policy.requiredAuthenticationMethods.map((step) => ({
+      any: step.any.map((method) => ({ ...method })),
+    })),
+    order: policy.order,
+    notes: policy.notes,
+    createdAt: timestamp(policy.createdAtMs),
+    updatedAt: timestamp(policy.updatedAtMs),
+  };
+}
+
 export async function renderUser(data: DataReader, user: UserRecord): Promise<User> {
-  const [apiKeys, authenticators, oauthProviders] = await Promise.all([
+  const [apiKeys, authenticators, oauthProviders, mfaPolicies] = await Promise.all([
     data.listAll("apiKeys", user.id),
     data.listAll("authenticators", user.id),
     data.listAll("oauthProviders", user.id),
+    data.listAll("mfaPolicies", user.id),
   ]);
   return {
     userId: user.id,
@@ -80,7 +105,7 @@ export async function renderUser(data: DataReader, user: UserRecord): Promise<Us
     oauthProviders: oauthProviders.map(renderOauthProvider),
     createdAt: timestamp(user.createdAtMs),
     updatedAt: timestamp(user.updatedAtMs),
-    mfaPolicies: [],
+    mfaPolicies: inMfaOrder(mfaPolicies).map(renderMfaPolicy),
   };
 }
 
@@ -147,6 +172,10 @@ export async function renderActivity(
   if (viewer !== undefined && activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     const { counting } = consensusWindow(activity.votes, viewer.now);
     mayVote = !counting.some((vote) => vote.userId === viewer.userId) && (await viewer.voteCouldCount(activity));
+  }
+  // Waiting for authenticators, only the submitter's own approvals (each proving a method) or rejection count.
+  if (viewer !== undefined && activity.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    mayVote = activity.mfa?.userId === viewer.userId;
   }
   return {
     id: activity.id,

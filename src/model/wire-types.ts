@@ -60,6 +60,25 @@ export interface OauthProvider {
   updatedAt: Timestamp;
 }
 
+/** `v1AuthenticationMethod`. */
+export interface MfaMethod {
+  type: string;
+  /** Absent when any credential of `type` counts. */
+  id?: string;
+}
+
+/** `v1MfaPolicy`. */
+export interface MfaPolicy {
+  mfaPolicyId: string;
+  mfaPolicyName: string;
+  condition: string;
+  requiredAuthenticationMethods: { any: MfaMethod[] }[];
+  order: number;
+  notes: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 /** `v1User`. */
 export interface User {
   userId: string;
@@ -74,7 +93,7 @@ export interface User {
   oauthProviders: OauthProvider[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
-  mfaPolicies: unknown[];
+  mfaPolicies: MfaPolicy[];
 }
 
 /** `v1Vote`. */

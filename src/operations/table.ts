@@ -23,6 +23,14 @@ import { getGasUsage, upsertGasUsageConfig } from "./gas-usage.js";
 import { importPrivateKey, importWallet, initImportPrivateKey, initImportWallet } from "./import.js";
 import { createInvitations, deleteInvitation } from "./invitations.js";
 import { getIpAllowlist, removeIpAllowlist, setIpAllowlist } from "./ip-allowlists.js";
+import {
+  createMfaPolicy,
+  deleteMfaPolicy,
+  getMfaPolicies,
+  getMfaPolicy,
+  getMfaStatus,
+  updateMfaPolicy,
+} from "./mfa-policies.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
 import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
@@ -165,6 +173,13 @@ export const OPERATIONS = [
   getPolicy,
   getPolicies,
   getPolicyEvaluations,
+  // MFA policies
+  createMfaPolicy,
+  updateMfaPolicy,
+  deleteMfaPolicy,
+  getMfaPolicy,
+  getMfaPolicies,
+  getMfaStatus,
   approveActivity,
   rejectActivity,
   updateRootQuorum,

@@ -23,6 +23,7 @@ export async function removeUser(data: DataWriter, user: UserRecord): Promise<vo
   for (const provider of await data.listAll("oauthProviders", user.id)) {
     await data.delete("oauthProviders", provider.id);
   }
+  for (const policy of await data.listAll("mfaPolicies", user.id)) await data.delete("mfaPolicies", policy.id);
   // Pending import handshakes belong to the user: a target nobody can complete must not linger.
   for (const kind of ["wallet", "privateKey"] as const) await data.delete("importTargets", `${kind}:${user.id}`);
   for (const target of await data.listAll("secretImportTargets", user.id)) {

@@ -13,6 +13,7 @@ import { assertCredentialCurrent } from "../../auth/credential-state.js";
 import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../../common/errors.js";
 import type { ActivityOperation, ActivityVersion } from "../../contract/operation.js";
 import { id } from "../../contract/schema.js";
+import { matchingMfaPolicy, mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
 import { actingOrganization } from "../../model/access.js";
 import { DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
@@ -239,7 +240,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
 
       const message = redactedBody(submission.bodyText, version.secretParameters);
       const vote = voteOf(principal, "VOTE_SELECTION_APPROVED", message, core.ids.next(), now);
-      const draft: ActivityRecord = {
+      let draft: ActivityRecord = {
         id: core.ids.next(),
         organizationId: organization.id,
         status: "ACTIVITY_STATUS_CREATED",
@@ -272,6 +273,22 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const evaluation = evaluationRecord(decision, { id: core.ids.next(), activity: draft, voteId: vote.id, now });
       failed.evaluation = evaluation;
       if (decision.outcome === "DENY") throw denialError(draft, decision);
+
+      // The submitter's first MFA policy whose condition holds: the submission's own stamp counts towards it,
+      // and the activity waits for `approve_activity` stamps proving the rest (Turnkey docs, "Satisfying MFA").
+      const matched = await matchingMfaPolicy(data, principal.userId, decision.context);
+      if (matched !== undefined) {
+        const mfa = proveMfaMethod(matched, await provenMethod(data, principal)) ?? matched;
+        draft = { ...draft, mfa };
+        failed.draft = draft;
+        if (!mfaSatisfied(mfa)) {
+          const waiting: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED" };
+          await Promise.all([data.put("activities", waiting), data.put("policyEvaluations", evaluation)]);
+          return {
+            response: { activity: await renderActivity(data, waiting, activityViewer(data, principal.userId, now)) },
+          };
+        }
+      }
 
       let activity: ActivityRecord = { ...draft, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
       let answered = activity;

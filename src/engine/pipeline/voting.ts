@@ -10,17 +10,28 @@
  * and records its result, DENY fails it, otherwise it keeps waiting. An accepted rejection is final. Each vote is
  * recorded as an activity of its own, and the answer is the target activity as it now stands.
  *
+ * MFA: an activity in `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED` takes only its submitter's votes, each approval
+ * proving a step of the submitter's MFA policy; an approver whose own MFA policy matches the activity proves
+ * its steps the same way, and the approval counts once the last is proven (`domain/mfa.ts`).
+ *
  * @module
  */
 import * as v from "valibot";
 import { assertCredentialCurrent } from "../../auth/credential-state.js";
 import { CustodyError, isCustodyError } from "../../common/errors.js";
+import { matchingMfaPolicy, mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
 import { actingOrganization } from "../../model/access.js";
 import { consensusWindow } from "../../model/consensus-window.js";
 import type { DataReader } from "../../model/data.js";
 import { DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
-import type { ActivityRecord, OrganizationRecord, VoteRecord, VoteSelection } from "../../model/records.js";
+import type {
+  ActivityRecord,
+  MfaStatusRecord,
+  OrganizationRecord,
+  VoteRecord,
+  VoteSelection,
+} from "../../model/records.js";
 import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
 import { type ActivityDecision, denialError, evaluationRecord } from "../decisions/decision.js";
@@ -117,6 +128,9 @@ async function applyVote(
   const { fingerprint } = v.parse(voteIntent, submission.parameters);
   const target = await findTarget(data, organization.id, fingerprint);
 
+  if (target.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    return proveAuthenticator(core, data, submission, selection, organization, target, handlerFailure);
+  }
   if (target.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     throw refuse(`activity ${target.id} is ${target.status} and takes no more votes`, "ACTIVITY_NOT_PENDING", target);
   }
@@ -133,8 +147,20 @@ async function applyVote(
     );
   }
 
-  const votes = [...target.votes, vote];
-  const voted: ActivityRecord = { ...target, votes, updatedAtMs: now };
+  let proving = target;
+  if (selection === "VOTE_SELECTION_APPROVED") {
+    const approverMfa = await approverMfaOf(core, data, submission, target);
+    if (approverMfa !== undefined) {
+      const others = (target.approverMfa ?? []).filter((status) => status.userId !== principal.userId);
+      proving = { ...target, approverMfa: [...others, approverMfa.status], updatedAtMs: now };
+      if (!mfaSatisfied(approverMfa.status)) {
+        // The approval proves a step; it counts towards consensus once the approver's last step is proven.
+        return settle(core, data, submission, organization, target, proving, approverMfa.decision, vote);
+      }
+    }
+  }
+  const votes = [...proving.votes, vote];
+  const voted: ActivityRecord = { ...proving, votes, updatedAtMs: now };
   // The submitter must still be able to act: a deleted user, or a key deleted or expired since it
   // submitted, cannot have its queued work run by a later approval.
   const submitter = await submitterOf(data, target)
@@ -191,6 +217,107 @@ async function applyVote(
   }
 
   return settle(core, data, submission, organization, target, updated, record, vote);
+}
+
+/**
+ * A vote on an activity waiting for its submitter's authenticators: only that user may cast it. A rejection
+ * ends the activity; an approval counts the method its stamp proves towards the MFA policy (refused, changing
+ * nothing, when it proves no step still open). Once every step is proven, the activity is decided again as
+ * it would have been at submission: ALLOW runs it, DENY fails it, otherwise it waits for consensus.
+ */
+async function proveAuthenticator(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  selection: VoteSelection,
+  organization: OrganizationRecord,
+  target: ActivityRecord,
+  handlerFailure: CustodyError | undefined,
+): Promise<ActivityResponse> {
+  const { principal, now } = submission;
+  const mfa = target.mfa;
+  if (mfa === undefined || mfa.userId !== principal.userId) {
+    throw refuse(
+      `activity ${target.id} waits for the authenticators of the user who submitted it`,
+      "AUTHENTICATORS_NEEDED",
+      target,
+    );
+  }
+  const vote = voteOf(principal, selection, submission.bodyText, core.ids.next(), now);
+  if (selection === "VOTE_SELECTION_REJECTED") {
+    const updated: ActivityRecord = { ...target, status: "ACTIVITY_STATUS_REJECTED", updatedAtMs: now };
+    const record: Parameters<typeof evaluationRecord>[0] = {
+      outcome: "REJECTED",
+      reason: "REJECTED_BY_VOTE",
+      evaluations: [],
+      openConsensus: [],
+    };
+    return settle(core, data, submission, organization, target, updated, record, vote);
+  }
+  const proven = proveMfaMethod(mfa, await provenMethod(data, principal));
+  if (proven === undefined) {
+    throw refuse(
+      `the stamp proves no authentication method the MFA policy ${mfa.mfaPolicyId} still needs on activity ${target.id}`,
+      "MFA_METHOD_NOT_ACCEPTED",
+      target,
+    );
+  }
+  const voted: ActivityRecord = { ...target, mfa: proven, updatedAtMs: now };
+  const submitter = await submitterOf(data, target);
+  await assertCredentialCurrent(data, submitter, now);
+  const decision = await decidePending(
+    data,
+    target,
+    submitter,
+    consensusWindow(target.votes, now).counting,
+    now,
+    core.services,
+  );
+  // Until every step is proven the activity keeps waiting, whatever the decision.
+  let updated: ActivityRecord = voted;
+  if (mfaSatisfied(proven)) {
+    if (decision.outcome === "ALLOW") {
+      const run = { ...(await targetRequest(target)), organization, submitter, now };
+      updated = await complete(core, data, voted, run, handlerFailure);
+    } else if (decision.outcome === "DENY") {
+      updated = failedActivity(voted, denialError(target, decision).toRpcStatus());
+    } else {
+      updated = { ...voted, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" };
+    }
+  }
+  return settle(core, data, submission, organization, target, updated, decision, vote);
+}
+
+/**
+ * The approver's MFA on `target` with this approval's stamp proven, and the decision whose context matched
+ * it; undefined when none of the approver's MFA policies matches the activity. Refused, changing nothing,
+ * when the stamp proves no step still open.
+ */
+async function approverMfaOf(
+  core: PipelineCore,
+  data: DataWriter,
+  submission: AcceptedSubmission,
+  target: ActivityRecord,
+): Promise<{ status: MfaStatusRecord; decision: ActivityDecision } | undefined> {
+  const { principal, now } = submission;
+  const submitter = await submitterOf(data, target).catch(() => undefined);
+  if (submitter === undefined) return undefined;
+  const counting = consensusWindow(target.votes, now).counting;
+  const decision = await decidePending(data, target, submitter, counting, now, core.services);
+  const matched = await matchingMfaPolicy(data, principal.userId, decision.context);
+  if (matched === undefined) return undefined;
+  const earlier = target.approverMfa?.find(
+    (status) => status.userId === principal.userId && status.mfaPolicyId === matched.mfaPolicyId,
+  );
+  const status = proveMfaMethod(earlier ?? matched, await provenMethod(data, principal));
+  if (status === undefined) {
+    throw refuse(
+      `the stamp proves no authentication method the MFA policy ${matched.mfaPolicyId} of user ${principal.userId} still needs on activity ${target.id}`,
+      "MFA_METHOD_NOT_ACCEPTED",
+      target,
+    );
+  }
+  return { status, decision };
 }
 
 /** Records a vote's outcome: the updated target, the decision record, and the vote's own activity. */

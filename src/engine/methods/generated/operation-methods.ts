@@ -17,6 +17,8 @@ import type {
   CreateAuthenticatorsResult,
   CreateInvitationsParameters,
   CreateInvitationsResult,
+  CreateMfaPolicyParameters,
+  CreateMfaPolicyResult,
   CreateOauthProvidersParameters,
   CreateOauthProvidersResult,
   CreateOauthProvidersV1Parameters,
@@ -56,6 +58,8 @@ import type {
   DeleteAuthenticatorsResult,
   DeleteInvitationParameters,
   DeleteInvitationResult,
+  DeleteMfaPolicyParameters,
+  DeleteMfaPolicyResult,
   DeleteOauthProvidersParameters,
   DeleteOauthProvidersResult,
   DeletePoliciesParameters,
@@ -120,6 +124,12 @@ import type {
   GetIpAllowlistResponse,
   GetLatestBootProofRequest,
   GetLatestBootProofResponse,
+  GetMfaPoliciesRequest,
+  GetMfaPoliciesResponse,
+  GetMfaPolicyRequest,
+  GetMfaPolicyResponse,
+  GetMfaStatusRequest,
+  GetMfaStatusResponse,
   GetNoncesRequest,
   GetNoncesResponse,
   GetOauthProvidersRequest,
@@ -229,6 +239,8 @@ import type {
   SolSendTransactionV1Parameters,
   StampLoginParameters,
   StampLoginResult,
+  UpdateMfaPolicyParameters,
+  UpdateMfaPolicyResult,
   UpdateOrganizationNameParameters,
   UpdateOrganizationNameResult,
   UpdatePolicyParameters,
@@ -937,6 +949,54 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   getPolicyEvaluations(input: GetPolicyEvaluationsRequest): Promise<GetPolicyEvaluationsResponse>;
+  /**
+   * Create a new MFA policy for a user.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_MFA_POLICY` at `POST /public/v1/submit/create_mfa_policy`; the result is `activity.result.createMfaPolicyResult`.
+   * Policy: resource `MFA_POLICY`, action `CREATE`.
+   */
+  createMfaPolicy(
+    input: ActivityInput<CreateMfaPolicyParameters, "ACTIVITY_TYPE_CREATE_MFA_POLICY">,
+  ): Promise<ActivityResponseOf<{ createMfaPolicyResult: CreateMfaPolicyResult }>>;
+  /**
+   * Update an MFA policy for a user.
+   *
+   * Activity `ACTIVITY_TYPE_UPDATE_MFA_POLICY` at `POST /public/v1/submit/update_mfa_policy`; the result is `activity.result.updateMfaPolicyResult`.
+   * Policy: resource `MFA_POLICY`, action `UPDATE`.
+   */
+  updateMfaPolicy(
+    input: ActivityInput<UpdateMfaPolicyParameters, "ACTIVITY_TYPE_UPDATE_MFA_POLICY">,
+  ): Promise<ActivityResponseOf<{ updateMfaPolicyResult: UpdateMfaPolicyResult }>>;
+  /**
+   * Delete an MFA policy for a user.
+   *
+   * Activity `ACTIVITY_TYPE_DELETE_MFA_POLICY` at `POST /public/v1/submit/delete_mfa_policy`; the result is `activity.result.deleteMfaPolicyResult`.
+   * Policy: resource `MFA_POLICY`, action `DELETE`.
+   */
+  deleteMfaPolicy(
+    input: ActivityInput<DeleteMfaPolicyParameters, "ACTIVITY_TYPE_DELETE_MFA_POLICY">,
+  ): Promise<ActivityResponseOf<{ deleteMfaPolicyResult: DeleteMfaPolicyResult }>>;
+  /**
+   * Get a single MFA policy for a user.
+   *
+   * Query at `POST /public/v1/query/get_mfa_policy`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getMfaPolicy(input: GetMfaPolicyRequest): Promise<GetMfaPolicyResponse>;
+  /**
+   * Get all MFA policies for a user.
+   *
+   * Query at `POST /public/v1/query/get_mfa_policies`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getMfaPolicies(input: GetMfaPoliciesRequest): Promise<GetMfaPoliciesResponse>;
+  /**
+   * Get the MFA status of an activity for a specific user or all voting users.
+   *
+   * Query at `POST /public/v1/query/get_mfa_status`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getMfaStatus(input: GetMfaStatusRequest): Promise<GetMfaStatusResponse>;
   /**
    * Approve an activity.
    *

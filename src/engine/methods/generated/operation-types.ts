@@ -9,6 +9,7 @@ import type {
   Activity,
   ApiKey,
   Authenticator,
+  MfaPolicy,
   OauthProvider,
   Quorum,
   Timestamp,
@@ -1801,6 +1802,121 @@ export interface GetPolicyEvaluationsResponse {
   }[];
 }
 
+/** The `parameters` of `createMfaPolicy` for `ACTIVITY_TYPE_CREATE_MFA_POLICY`. */
+export interface CreateMfaPolicyParameters {
+  userId: string;
+  mfaPolicyName: string;
+  condition: string;
+  requiredAuthenticationMethods: {
+    any: {
+      type:
+        | "AUTHENTICATION_TYPE_EMAIL_OTP"
+        | "AUTHENTICATION_TYPE_SMS_OTP"
+        | "AUTHENTICATION_TYPE_PASSKEY"
+        | "AUTHENTICATION_TYPE_API_KEY"
+        | "AUTHENTICATION_TYPE_OAUTH"
+        | "AUTHENTICATION_TYPE_SESSION";
+      id?: string;
+    }[];
+  }[];
+  order: string | number;
+  notes?: string;
+}
+
+/** What `activity.result.createMfaPolicyResult` holds once `createMfaPolicy` completes. */
+export interface CreateMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The `parameters` of `updateMfaPolicy` for `ACTIVITY_TYPE_UPDATE_MFA_POLICY`. */
+export interface UpdateMfaPolicyParameters {
+  userId: string;
+  mfaPolicyId: string;
+  mfaPolicyName?: string;
+  condition?: string;
+  requiredAuthenticationMethods?: {
+    any: {
+      type:
+        | "AUTHENTICATION_TYPE_EMAIL_OTP"
+        | "AUTHENTICATION_TYPE_SMS_OTP"
+        | "AUTHENTICATION_TYPE_PASSKEY"
+        | "AUTHENTICATION_TYPE_API_KEY"
+        | "AUTHENTICATION_TYPE_OAUTH"
+        | "AUTHENTICATION_TYPE_SESSION";
+      id?: string;
+    }[];
+  }[];
+  order?: string | number;
+  notes?: string;
+}
+
+/** What `activity.result.updateMfaPolicyResult` holds once `updateMfaPolicy` completes. */
+export interface UpdateMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The `parameters` of `deleteMfaPolicy` for `ACTIVITY_TYPE_DELETE_MFA_POLICY`. */
+export interface DeleteMfaPolicyParameters {
+  userId: string;
+  mfaPolicyId: string;
+}
+
+/** What `activity.result.deleteMfaPolicyResult` holds once `deleteMfaPolicy` completes. */
+export interface DeleteMfaPolicyResult {
+  mfaPolicyId: string;
+}
+
+/** The request of `getMfaPolicy` (`POST /public/v1/query/get_mfa_policy`). */
+export interface GetMfaPolicyRequest {
+  organizationId: string;
+  userId: string;
+  mfaPolicyId: string;
+}
+
+/** What `getMfaPolicy` answers. */
+export interface GetMfaPolicyResponse {
+  mfaPolicy: MfaPolicy;
+}
+
+/** The request of `getMfaPolicies` (`POST /public/v1/query/get_mfa_policies`). */
+export interface GetMfaPoliciesRequest {
+  organizationId: string;
+  userId: string;
+}
+
+/** What `getMfaPolicies` answers. */
+export interface GetMfaPoliciesResponse {
+  mfaPolicies: MfaPolicy[];
+}
+
+/** The request of `getMfaStatus` (`POST /public/v1/query/get_mfa_status`). */
+export interface GetMfaStatusRequest {
+  organizationId: string;
+  activityId: string;
+  userId?: string;
+}
+
+/** What `getMfaStatus` answers. */
+export interface GetMfaStatusResponse {
+  mfaStatuses: {
+    mfaPolicyId: string;
+    userId: string;
+    satisfied: boolean;
+    satisfiedMethods: {
+      type: string;
+      /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+      id?: string;
+    }[];
+    requiredMethods: {
+      any: {
+        type: string;
+        /** The API key, passkey, OAuth provider or session profile that must be used; absent: any of `type`. */
+        id?: string;
+      }[];
+    }[];
+  }[];
+}
+
 /** The `parameters` of `approveActivity` for `ACTIVITY_TYPE_APPROVE_ACTIVITY`. */
 export interface ApproveActivityParameters {
   fingerprint: string;
@@ -1942,15 +2058,15 @@ export interface InitOtpParameters {
   expirationSeconds?: string | number;
   otpLength?: string | number;
   alphanumeric?: boolean;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   otpType: string;
   contact: string;
   smsCustomization?: {
     template?: string;
   };
   userIdentifier?: string;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** The `parameters` of `initOtp` for `ACTIVITY_TYPE_INIT_OTP`. */
@@ -1965,15 +2081,15 @@ export interface InitOtpV1Parameters {
   expirationSeconds?: string | number;
   otpLength?: string | number;
   alphanumeric?: boolean;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   otpType: string;
   contact: string;
   smsCustomization?: {
     template?: string;
   };
   userIdentifier?: string;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** What `activity.result.initOtpResultV2` or `activity.result.initOtpResult` holds once `initOtp` completes. */
@@ -2014,15 +2130,15 @@ export interface InitOtpAuthParameters {
   expirationSeconds?: string | number;
   otpLength?: string | number;
   alphanumeric?: boolean;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   otpType: string;
   contact: string;
   smsCustomization?: {
     template?: string;
   };
   userIdentifier?: string;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** The `parameters` of `initOtpAuth` for `ACTIVITY_TYPE_INIT_OTP_AUTH_V2`. */
@@ -2036,15 +2152,15 @@ export interface InitOtpAuthV2Parameters {
   };
   otpLength?: string | number;
   alphanumeric?: boolean;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   otpType: string;
   contact: string;
   smsCustomization?: {
     template?: string;
   };
   userIdentifier?: string;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** The `parameters` of `initOtpAuth` for `ACTIVITY_TYPE_INIT_OTP_AUTH`. */
@@ -2056,15 +2172,15 @@ export interface InitOtpAuthV1Parameters {
     templateVariables?: string;
     templateId?: string;
   };
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   otpType: string;
   contact: string;
   smsCustomization?: {
     template?: string;
   };
   userIdentifier?: string;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** What `activity.result.initOtpAuthResultV2` or `activity.result.initOtpAuthResult` holds once `initOtpAuth` completes. */
@@ -2098,14 +2214,14 @@ export interface EmailAuthParameters {
     templateVariables?: string;
     templateId?: string;
   };
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   email: string;
   targetPublicKey: string;
   apiKeyName?: string;
   expirationSeconds?: string | number;
   invalidateExisting?: boolean;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** The `parameters` of `emailAuth` for `ACTIVITY_TYPE_EMAIL_AUTH_V2`. */
@@ -2117,14 +2233,14 @@ export interface EmailAuthV2Parameters {
     templateVariables?: string;
     templateId?: string;
   };
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
   email: string;
   targetPublicKey: string;
   apiKeyName?: string;
   expirationSeconds?: string | number;
   invalidateExisting?: boolean;
-  sendFromEmailAddress?: string;
-  sendFromEmailSenderName?: string;
-  replyToEmailAddress?: string;
 }
 
 /** What `activity.result.emailAuthResult` holds once `emailAuth` completes. */
@@ -2142,12 +2258,12 @@ export interface InitUserEmailRecoveryParameters {
     templateVariables?: string;
     templateId?: string;
   };
-  email: string;
-  targetPublicKey: string;
-  expirationSeconds?: string | number;
   sendFromEmailAddress?: string;
   sendFromEmailSenderName?: string;
   replyToEmailAddress?: string;
+  email: string;
+  targetPublicKey: string;
+  expirationSeconds?: string | number;
 }
 
 /** The `parameters` of `initUserEmailRecovery` for `ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY`. */
@@ -2159,12 +2275,12 @@ export interface InitUserEmailRecoveryV1Parameters {
     templateVariables?: string;
     templateId?: string;
   };
-  email: string;
-  targetPublicKey: string;
-  expirationSeconds?: string | number;
   sendFromEmailAddress?: string;
   sendFromEmailSenderName?: string;
   replyToEmailAddress?: string;
+  email: string;
+  targetPublicKey: string;
+  expirationSeconds?: string | number;
 }
 
 /** What `activity.result.initUserEmailRecoveryResult` holds once `initUserEmailRecovery` completes. */
@@ -2837,6 +2953,12 @@ export interface OperationTypes {
   getPolicy: { request: GetPolicyRequest; result: GetPolicyResponse };
   getPolicies: { request: GetPoliciesRequest; result: GetPoliciesResponse };
   getPolicyEvaluations: { request: GetPolicyEvaluationsRequest; result: GetPolicyEvaluationsResponse };
+  createMfaPolicy: { versions: [CreateMfaPolicyParameters]; result: CreateMfaPolicyResult };
+  updateMfaPolicy: { versions: [UpdateMfaPolicyParameters]; result: UpdateMfaPolicyResult };
+  deleteMfaPolicy: { versions: [DeleteMfaPolicyParameters]; result: DeleteMfaPolicyResult };
+  getMfaPolicy: { request: GetMfaPolicyRequest; result: GetMfaPolicyResponse };
+  getMfaPolicies: { request: GetMfaPoliciesRequest; result: GetMfaPoliciesResponse };
+  getMfaStatus: { request: GetMfaStatusRequest; result: GetMfaStatusResponse };
   approveActivity: { versions: [ApproveActivityParameters]; result: unknown };
   rejectActivity: { versions: [RejectActivityParameters]; result: unknown };
   updateRootQuorum: { versions: [UpdateRootQuorumParameters]; result: UpdateRootQuorumResult };
