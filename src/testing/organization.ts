@@ -35,6 +35,9 @@ import {
 /** The base URL a test organization answers at when none is given; `.test` never resolves (RFC 2606). */
 export const DEFAULT_TEST_BASE_URL = "http://custodian.test";
 
+/** The client address the in-process `fetch` presents to the HTTP adapter. */
+const LOOPBACK_CLIENT_ADDRESS = "127.0.0.1";
+
 /** Where a seeded engine's clock starts when `startMs` is not given: 2025-01-01T00:00:00Z. */
 export const DEFAULT_SEEDED_START_MS = Date.UTC(2025, 0, 1);
 
@@ -186,7 +189,10 @@ export async function createTestOrganization(options: TestOrganizationOptions = 
     server = await listenOnLoopback(engine);
   }
   const baseUrl = server?.baseUrl ?? new URL(options.baseUrl ?? DEFAULT_TEST_BASE_URL).origin;
-  const fetch = createInProcessFetch(baseUrl, createFetchHandler(engine));
+  const handle = createFetchHandler(engine);
+  // In-process requests come from this machine: they are seen from loopback, so an IP allow-list that admits
+  // 127.0.0.1 admits them, as it would a client of `listen: true`.
+  const fetch = createInProcessFetch(baseUrl, (request) => handle(request, LOOPBACK_CLIENT_ADDRESS));
   const userContext = { engine, root, organizationId, baseUrl, fetch, clock, random };
   let closing: Promise<void> | undefined;
   return {

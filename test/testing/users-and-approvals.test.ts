@@ -13,6 +13,7 @@ import {
   activityOf,
   createTestOrganization,
   ETHEREUM_ACCOUNT,
+  stampWithApiKey,
   TEST_ACTIVITY_POLLER,
   type TestOrganization,
 } from "../../src/testing/index.js";
@@ -299,5 +300,26 @@ describe("org.approve and org.reject", () => {
       (e: unknown) => e as { code?: string },
     );
     expect(again?.code).toBeDefined();
+  });
+});
+
+describe("the in-process fetch", () => {
+  it("is seen from loopback, so an IP allow-list admits it when it lists 127.0.0.1 and only then", async () => {
+    const org = await organization();
+    const whoami = async () => {
+      const body = JSON.stringify({ organizationId: org.organizationId });
+      const stamp = stampWithApiKey(body, org.apiKey);
+      return org.fetch(`${org.baseUrl}/public/v1/query/whoami`, {
+        method: "POST",
+        body,
+        headers: { [stamp.stampHeaderName]: stamp.stampHeaderValue },
+      });
+    };
+    const allow = (cidr: string) =>
+      org.root.setIpAllowlist({ organizationId: org.organizationId, parameters: { enabled: true, rules: [{ cidr }] } });
+    await allow("127.0.0.1/32");
+    expect((await whoami()).status).toBe(200);
+    await allow("10.0.0.0/24");
+    expect((await whoami()).status).toBe(403);
   });
 });
