@@ -8,9 +8,12 @@
  * Bad profiles and log-ins naming an unknown profile are refused naming the field, storing nothing.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
+import { getClientSignatureMessageForLogin, getClientSignatureMessageForSignup, signWithApiKey } from "@turnkey/core";
+import { encryptOtpCodeToBundle, generateP256KeyPair } from "@turnkey/crypto";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterEach, describe, expect, it } from "vitest";
+import { oidcNonceFor } from "../../src/operations/oauth.js";
 import {
   type ApiKeyPair,
   createTestOrganization,
@@ -19,14 +22,19 @@ import {
   type TestOrganization,
   type TestUser,
 } from "../../src/testing/index.js";
+import { engineWithOrganization } from "../support/engine.js";
+import { TestIssuer } from "../support/oidc.js";
+import { type RunningServer, serve } from "../support/server.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const DEFAULT_SESSION = "00000000-0000-0000-0000-000000000000";
 const CREATE_WALLET = "activity.resource == 'WALLET' && activity.action == 'CREATE'";
 
 const opened: TestOrganization[] = [];
+const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((org) => org.close()));
+  for (const server of servers.splice(0)) await server.close();
 });
 
 async function organization(): Promise<TestOrganization> {
@@ -238,11 +246,97 @@ describe("sessions issued under a profile", () => {
   });
 });
 
+describe("OTP and OAuth log-ins under a parent's profile through @turnkey/sdk-server", () => {
+  it("issue sessions naming the profile, capped by it", async () => {
+    const EMAIL = "erin@example.test";
+    const issuer = await TestIssuer.create();
+    const fixture = await engineWithOrganization({ oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } } });
+    const server = await serve(fixture.engine);
+    servers.push(server);
+    const client = new Turnkey({
+      apiBaseUrl: server.baseUrl,
+      apiPublicKey: fixture.rootKey.publicKey,
+      apiPrivateKey: fixture.rootKey.privateKey,
+      defaultOrganizationId: fixture.organizationId,
+    }).apiClient();
+    const { sessionProfileId } = await client.createSessionProfile({
+      sessionProfileName: "end-user session",
+      scope: "activity.action != 'EXPORT'",
+      expirationSeconds: "300",
+    });
+
+    const { otpId, otpEncryptionTargetBundle } = await client.initOtp({
+      otpType: "OTP_TYPE_EMAIL",
+      contact: EMAIL,
+      appName: "Demo",
+    });
+    const code = fixture.engine.outbox(EMAIL).at(-1)?.otpCode as string;
+    const key = generateP256KeyPair();
+    const encryptedOtpBundle = await encryptOtpCodeToBundle(
+      code,
+      otpEncryptionTargetBundle,
+      key.publicKey,
+      await fixture.engine.signerPublicKey(),
+    );
+    const { verificationToken } = await client.verifyOtp({ otpId, encryptedOtpBundle });
+    const signup = getClientSignatureMessageForSignup({ verificationToken, email: EMAIL });
+    const oauthProviders = [{ providerName: "issuer", oidcToken: await issuer.token({ sub: "erin" }) }];
+    const { subOrganizationId } = await client.createSubOrganization({
+      subOrganizationName: "erin",
+      rootUsers: [{ userName: "erin", userEmail: EMAIL, apiKeys: [], authenticators: [], oauthProviders }],
+      rootQuorumThreshold: 1,
+      verificationToken,
+      clientSignature: {
+        publicKey: key.publicKey,
+        scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
+        message: signup.message,
+        signature: await signWithApiKey({ content: signup.message, ...key }),
+      },
+    });
+
+    const sessionKey = generateP256KeyPair();
+    const login = getClientSignatureMessageForLogin({ verificationToken, sessionPublicKey: sessionKey.publicKey });
+    const before = Math.floor(Date.now() / 1000);
+    const otp = await client.otpLogin({
+      organizationId: subOrganizationId,
+      verificationToken,
+      publicKey: sessionKey.publicKey,
+      expirationSeconds: "3600",
+      sessionProfileId,
+      clientSignature: {
+        publicKey: key.publicKey,
+        scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
+        message: login.message,
+        signature: await signWithApiKey({ content: login.message, ...key }),
+      },
+    });
+    const otpClaims = claimsOf(otp.session);
+    expect(otpClaims).toMatchObject({ session_profile_id: sessionProfileId, session_type: "end-user session" });
+    expect(otpClaims.exp).toBeLessThanOrEqual(before + 301);
+
+    const oauthKey = generateP256KeyPair();
+    const oauth = await client.oauthLogin({
+      organizationId: subOrganizationId,
+      oidcToken: await issuer.token({ sub: "erin", extra: { nonce: oidcNonceFor(oauthKey.publicKey) } }),
+      publicKey: oauthKey.publicKey,
+      sessionProfileId,
+    });
+    expect(claimsOf(oauth.session)).toMatchObject({
+      session_profile_id: sessionProfileId,
+      scope: "activity.action != 'EXPORT'",
+    });
+  });
+});
+
 describe("elevated sessions and MFA", () => {
   it("requires the elevated session for an activity, and a second factor to obtain it", async () => {
     const org = await organization();
     const agent = await agentOf(org);
-    const elevated = await createProfile(org, { sessionProfileName: "elevated", scope: "true", expirationSeconds: "900" });
+    const elevated = await createProfile(org, {
+      sessionProfileName: "elevated",
+      scope: "true",
+      expirationSeconds: "900",
+    });
     const root = httpClient(org, org.apiKey);
     const { user } = await root.getUser({ organizationId: org.organizationId, userId: agent.userId });
     const agentKeyId = user.apiKeys[0]?.apiKeyId as string;
@@ -262,7 +356,10 @@ describe("elevated sessions and MFA", () => {
     await mfa(
       "elevate",
       `activity.resource == 'AUTH' && activity.params.session_profile_id == '${elevated}'`,
-      [{ type: "AUTHENTICATION_TYPE_SESSION", id: DEFAULT_SESSION }, { type: "AUTHENTICATION_TYPE_API_KEY", id: agentKeyId }],
+      [
+        { type: "AUTHENTICATION_TYPE_SESSION", id: DEFAULT_SESSION },
+        { type: "AUTHENTICATION_TYPE_API_KEY", id: agentKeyId },
+      ],
       0,
     );
     // Creating a wallet needs the elevated session.
