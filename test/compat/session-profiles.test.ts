@@ -383,6 +383,14 @@ describe("elevated sessions and MFA", () => {
     const upgrade = await stampLogin(org, basic.sessionKey, org.organizationId, elevated);
     expect(upgrade.answer.activity.status).toBe("ACTIVITY_STATUS_AUTHENTICATORS_NEEDED");
     expect(upgrade.answer.activity.result).toBeNull();
+    const upgradeStatus = await root.getMfaStatus({
+      organizationId: org.organizationId,
+      activityId: upgrade.answer.activity.id,
+    });
+    // The log-in's own stamp, by the default session, proved the session step: a session, not an API key.
+    expect(upgradeStatus.mfaStatuses[0]?.satisfiedMethods).toEqual([
+      { type: "AUTHENTICATION_TYPE_SESSION", id: DEFAULT_SESSION },
+    ]);
     const approved = await httpClient(org, agent.apiKey).approveActivity({
       type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
       ...envelope(org.organizationId),
