@@ -173,6 +173,30 @@ describe("session profiles through @turnkey/sdk-server", () => {
   });
 });
 
+describe("session profiles and policies", () => {
+  it("lets a non-root user create one only where a policy allows SESSION_PROFILE/CREATE", async () => {
+    const org = await organization();
+    const plain = await org.createUser({ name: "plain" });
+    const allowed = await org.createUser({
+      name: "allowed",
+      policies: [{ effect: "EFFECT_ALLOW", condition: "activity.resource == 'SESSION_PROFILE'" }],
+    });
+    const create = (key: ApiKeyPair) =>
+      httpClient(org, key).createSessionProfile({
+        type: "ACTIVITY_TYPE_CREATE_SESSION_PROFILE",
+        ...envelope(org.organizationId),
+        parameters: { sessionProfileName: "by a user", scope: "true" },
+      });
+    const denied = await refusalOf(create(plain.apiKey));
+    expect(denied?.name).toBe("TurnkeyRequestError");
+    const root = httpClient(org, org.apiKey);
+    expect((await root.getSessionProfiles({ organizationId: org.organizationId })).sessionProfiles).toEqual([]);
+    const done = await create(allowed.apiKey);
+    expect(done.activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((await root.getSessionProfiles({ organizationId: org.organizationId })).sessionProfiles).toHaveLength(1);
+  });
+});
+
 describe("sessions issued under a profile", () => {
   it("name the profile in the JWT and on the key, last no longer than the profile allows, and stay in scope", async () => {
     const org = await organization();
@@ -435,6 +459,22 @@ describe("refused session profiles and log-ins", () => {
     expect(fieldDetail(refusal)).toMatchObject({ code: "INVALID_ARGUMENT", field });
     const { sessionProfiles } = await client.getSessionProfiles({ organizationId: org.organizationId });
     expect(sessionProfiles).toEqual([]);
+  });
+
+  it("refuses a profile past 100 in one organization, storing nothing", async () => {
+    const org = await organization();
+    const client = httpClient(org, org.apiKey);
+    const create = (n: number) =>
+      client.createSessionProfile({
+        type: "ACTIVITY_TYPE_CREATE_SESSION_PROFILE",
+        ...envelope(org.organizationId),
+        parameters: { sessionProfileName: `profile ${n}`, scope: "true" },
+      });
+    for (let n = 0; n < 100; n++) await create(n);
+    const refusal = await refusalOf(create(100));
+    expect(fieldDetail(refusal)).toMatchObject({ code: "RESOURCE_EXHAUSTED", field: "parameters.sessionProfileName" });
+    const { sessionProfiles } = await client.getSessionProfiles({ organizationId: org.organizationId });
+    expect(sessionProfiles).toHaveLength(100);
   });
 
   it("refuses a log-in naming a profile it cannot see, registering no key", async () => {
