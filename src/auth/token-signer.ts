@@ -32,10 +32,13 @@ export interface SessionClaims {
   /** Seconds since the epoch. */
   exp: number;
   public_key: string;
-  session_type: "SESSION_TYPE_READ_WRITE" | "SESSION_TYPE_READ_ONLY";
+  /** `SESSION_TYPE_READ_WRITE`, `SESSION_TYPE_READ_ONLY`, or the name of the session profile it was issued under. */
+  session_type: string;
   user_id: string;
   organization_id: string;
+  /** For a session issued under a session profile: the profile's id and scope. */
   session_profile_id?: string;
+  scope?: string;
 }
 
 function tokenRefused(message: string, field: string, reason: string): CustodyError {

@@ -11,6 +11,7 @@ import type { MfaMethodRecord, MfaStatusRecord } from "../model/records.js";
 import { inMfaOrder } from "../model/render.js";
 import { evaluateExpression } from "../policy/evaluate-policy.js";
 import type { PolicyContext } from "../policy/types.js";
+import { DEFAULT_SESSION_PROFILE_ID } from "./session-profiles.js";
 
 /** `v1AuthenticationType`, in the description's order. */
 export const AUTHENTICATION_TYPES = [
@@ -70,6 +71,7 @@ export async function matchingMfaPolicy(
 
 /** Key types a login or recovery activity issues: stamping with one proves a session, not an API key. */
 const SESSION_CREDENTIAL_TYPES = new Set([
+  "CREDENTIAL_TYPE_LOGIN",
   "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256",
   "CREDENTIAL_TYPE_OAUTH_KEY_P256",
   "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256",
@@ -80,7 +82,8 @@ const SESSION_CREDENTIAL_TYPES = new Set([
 /**
  * The authentication method a request's stamp proves (Turnkey docs, "Satisfying MFA"): an API key, a
  * session key (sessions are not transitive: a session made with a passkey proves a session), a passkey, or
- * an attested stamp's OTP or OIDC identity. An in-process call proves none.
+ * an attested stamp's OTP or OIDC identity. A session proves the id of the session profile it was issued
+ * under, or {@link DEFAULT_SESSION_PROFILE_ID} for a default read-write session. An in-process call proves none.
  */
 export async function provenMethod(data: DataReader, principal: Principal): Promise<MfaMethod | undefined> {
   const { credential } = principal;
@@ -89,9 +92,8 @@ export async function provenMethod(data: DataReader, principal: Principal): Prom
       if (credential.id === null) return undefined;
       const key = await data.get("apiKeys", credential.id);
       if (key === undefined) return undefined;
-      // custodian has no session profiles, so a session proves no profile id.
       return SESSION_CREDENTIAL_TYPES.has(key.credentialType)
-        ? { type: "AUTHENTICATION_TYPE_SESSION" }
+        ? { type: "AUTHENTICATION_TYPE_SESSION", id: key.sessionProfileId ?? DEFAULT_SESSION_PROFILE_ID }
         : { type: "AUTHENTICATION_TYPE_API_KEY", id: key.id };
     }
     case "authenticator":

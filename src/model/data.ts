@@ -99,6 +99,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
   }),
   policies: (p) => ({ scope: p.organizationId }),
   mfaPolicies: (p) => ({ scope: p.userId }),
+  sessionProfiles: (p) => ({ scope: p.organizationId }),
   policyEvaluations: (e) => ({ scope: e.activityId }),
   wallets: (w) => ({
     scope: w.organizationId,

@@ -59,6 +59,8 @@ export interface ApiKeyRecord {
   credentialType: string;
   /** Decimal seconds after `createdAtMs`, or null for a key that never expires. */
   expirationSeconds: string | null;
+  /** For a log-in key issued under a session profile: that profile's id. */
+  sessionProfileId?: string;
   createdAtMs: number;
   updatedAtMs: number;
 }
@@ -228,6 +230,23 @@ export interface MfaPolicyRecord {
   requiredAuthenticationMethods: { any: MfaMethodRecord[] }[];
   /** Evaluation order: lower first. */
   order: number;
+  notes: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/**
+ * A session profile (swagger `v1SessionProfile`): what sessions issued under it may do and how long they
+ * last. Immutable once created; kept in its organization's scope, and seen by its sub-organizations too.
+ */
+export interface SessionProfileRecord {
+  id: string;
+  organizationId: string;
+  sessionProfileName: string;
+  /** A policy-language condition every request made with such a session must satisfy. */
+  scope: string;
+  /** Decimal seconds: the longest such a session lasts; null when the log-in decides. */
+  expirationSeconds: string | null;
   notes: string;
   createdAtMs: number;
   updatedAtMs: number;
@@ -753,6 +772,7 @@ export interface Collections {
   activities: ActivityRecord;
   policies: PolicyRecord;
   mfaPolicies: MfaPolicyRecord;
+  sessionProfiles: SessionProfileRecord;
   policyEvaluations: PolicyEvaluationRecord;
   wallets: WalletRecord;
   walletAccounts: WalletAccountRecord;

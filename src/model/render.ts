@@ -13,11 +13,22 @@ import type {
   AuthenticatorRecord,
   MfaPolicyRecord,
   OauthProviderRecord,
+  SessionProfileRecord,
   TagRecord,
   UserRecord,
   VoteRecord,
 } from "./records.js";
-import type { Activity, ApiKey, Authenticator, MfaPolicy, OauthProvider, Timestamp, User, Vote } from "./wire-types.js";
+import type {
+  Activity,
+  ApiKey,
+  Authenticator,
+  MfaPolicy,
+  OauthProvider,
+  SessionProfile,
+  Timestamp,
+  User,
+  Vote,
+} from "./wire-types.js";
 
 /** Milliseconds → `{seconds, nanos}` with int64 fields as decimal strings. */
 export function timestamp(ms: number): Timestamp {
@@ -27,7 +38,11 @@ export function timestamp(ms: number): Timestamp {
 
 export function renderApiKey(key: ApiKeyRecord): ApiKey {
   return {
-    credential: { publicKey: key.publicKey, type: key.credentialType },
+    credential: {
+      publicKey: key.publicKey,
+      type: key.credentialType,
+      ...(key.sessionProfileId === undefined ? {} : { sessionProfileId: key.sessionProfileId }),
+    },
     apiKeyId: key.id,
     apiKeyName: key.apiKeyName,
     createdAt: timestamp(key.createdAtMs),
@@ -84,6 +99,18 @@ export function renderMfaPolicy(policy: MfaPolicyRecord): MfaPolicy {
     notes: policy.notes,
     createdAt: timestamp(policy.createdAtMs),
     updatedAt: timestamp(policy.updatedAtMs),
+  };
+}
+
+export function renderSessionProfile(profile: SessionProfileRecord): SessionProfile {
+  return {
+    sessionProfileId: profile.id,
+    sessionProfileName: profile.sessionProfileName,
+    scope: profile.scope,
+    ...(profile.expirationSeconds === null ? {} : { expirationSeconds: profile.expirationSeconds }),
+    notes: profile.notes,
+    createdAt: timestamp(profile.createdAtMs),
+    updatedAt: timestamp(profile.updatedAtMs),
   };
 }
 

@@ -22,6 +22,8 @@ export interface Timestamp {
 export interface Credential {
   publicKey: string;
   type: string;
+  /** For a log-in key issued under a session profile. */
+  sessionProfileId?: string;
 }
 
 /** `v1ApiKey`. */
@@ -74,6 +76,18 @@ export interface MfaPolicy {
   condition: string;
   requiredAuthenticationMethods: { any: MfaMethod[] }[];
   order: number;
+  notes: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** `v1SessionProfile`. */
+export interface SessionProfile {
+  sessionProfileId: string;
+  sessionProfileName: string;
+  scope: string;
+  /** Absent when the log-in decides how long a session lasts. */
+  expirationSeconds?: string;
   notes: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;

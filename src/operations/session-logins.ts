@@ -13,6 +13,7 @@ import { CustodyError, invalidArgument } from "../common/errors.js";
 import { type ActivityContext, defineActivity } from "../contract/operation.js";
 import { id, int64String } from "../contract/schema.js";
 import { addApiKey, removeApiKey, requireUser } from "../domain/credentials/index.js";
+import { requireSessionProfile, sessionLifetime } from "../domain/session-profiles.js";
 import {
   assertClientSignature,
   clientSignature,
@@ -29,7 +30,7 @@ const DEFAULT_SESSION_SECONDS = 900;
 /** Read-only sessions last an hour. */
 const READ_ONLY_SESSION_SECONDS = 3600;
 /** The longest session this engine issues: one year. */
-const MAX_SESSION_SECONDS = 365 * 24 * 3600;
+export const MAX_SESSION_SECONDS = 365 * 24 * 3600;
 const LOGIN_CREDENTIAL = "CREDENTIAL_TYPE_LOGIN";
 
 /** A client's compressed P-256 public key in hex: the session key. */
@@ -49,28 +50,40 @@ interface LoginRequest {
   sessionProfileId?: string;
 }
 
-function lifetimeOf(expirationSeconds: string | undefined, fallback: number): number {
-  const seconds = expirationSeconds === undefined ? fallback : Number(expirationSeconds);
+function assertLifetime(seconds: number): void {
   if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_SESSION_SECONDS) {
     throw invalidArgument(
       `expirationSeconds must be between 1 and ${MAX_SESSION_SECONDS}`,
       "parameters.expirationSeconds",
     );
   }
-  return seconds;
 }
 
 /**
  * Registers `request.publicKey` on `user` as an expiring log-in key and returns a read-write session JWT for
  * it. The same key logging in again replaces its earlier registration (a refreshed lifetime);
- * `invalidateExisting` removes the user's other log-in keys first.
+ * `invalidateExisting` removes the user's other log-in keys first. Under a session profile (the user's
+ * organization's or its parent's) the key remembers the profile, lasts no longer than the profile allows,
+ * and the JWT carries the profile's id, scope and name as its `session_type` (Turnkey docs, "Session
+ * Profiles").
  */
 export async function openSession(
   context: ActivityContext,
   user: UserRecord,
   request: LoginRequest,
 ): Promise<{ session: string }> {
-  const seconds = lifetimeOf(request.expirationSeconds, DEFAULT_SESSION_SECONDS);
+  const profile =
+    request.sessionProfileId === undefined
+      ? undefined
+      : await requireSessionProfile(
+          context.data,
+          await context.data.require("organizations", user.organizationId, "organization"),
+          request.sessionProfileId,
+          "parameters.sessionProfileId",
+        );
+  const requested = request.expirationSeconds === undefined ? undefined : Number(request.expirationSeconds);
+  if (requested !== undefined) assertLifetime(requested);
+  const seconds = sessionLifetime(requested, profile, DEFAULT_SESSION_SECONDS);
   const publicKey = request.publicKey.toLowerCase();
   const keys = await context.data.listAll("apiKeys", user.id);
   for (const key of keys) {
@@ -90,14 +103,15 @@ export async function openSession(
     },
     "parameters",
     LOGIN_CREDENTIAL,
+    profile?.id,
   );
   const claims: SessionClaims = {
     exp: Math.floor(context.now / 1000) + seconds,
     public_key: publicKey,
-    session_type: "SESSION_TYPE_READ_WRITE",
+    session_type: profile === undefined ? "SESSION_TYPE_READ_WRITE" : profile.sessionProfileName,
     user_id: user.id,
     organization_id: user.organizationId,
-    ...(request.sessionProfileId === undefined ? {} : { session_profile_id: request.sessionProfileId }),
+    ...(profile === undefined ? {} : { session_profile_id: profile.id, scope: profile.scope }),
   };
   return { session: context.services.tokens.signSession(claims) };
 }

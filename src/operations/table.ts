@@ -59,6 +59,7 @@ import { updateRootQuorum } from "./root-quorum.js";
 import { exportSecrets, importSecrets, initImportSecrets, listSecrets } from "./secrets.js";
 import { getSendTransactionStatus } from "./send-status.js";
 import { createReadOnlySession, oauthLogin, otpLogin, stampLogin } from "./session-logins.js";
+import { createSessionProfile, getSessionProfile, getSessionProfiles } from "./session-profiles.js";
 import { createReadWriteSession } from "./sessions.js";
 import { signRawPayloadOperation, signRawPayloadsOperation } from "./signing.js";
 import {
@@ -180,6 +181,10 @@ export const OPERATIONS = [
   getMfaPolicy,
   getMfaPolicies,
   getMfaStatus,
+  // Session profiles
+  createSessionProfile,
+  getSessionProfile,
+  getSessionProfiles,
   approveActivity,
   rejectActivity,
   updateRootQuorum,

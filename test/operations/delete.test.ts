@@ -464,6 +464,10 @@ describe("delete_sub_organization", () => {
         label: "contract",
       },
     });
+    await subRoot.createSessionProfile({
+      organizationId: subOrganizationId,
+      parameters: { sessionProfileName: "signing", scope: "activity.action == 'SIGN'" },
+    });
     await engine.store.read(async (reader) => {
       for (const collection of [
         "users",
@@ -474,6 +478,7 @@ describe("delete_sub_organization", () => {
         "policies",
         "importTargets",
         "smartContractInterfaces",
+        "sessionProfiles",
       ]) {
         expect((await reader.list(collection, subOrganizationId)).length, collection).toBeGreaterThan(0);
       }
@@ -498,6 +503,7 @@ describe("delete_sub_organization", () => {
         "importTargets",
         "webhookEndpoints",
         "smartContractInterfaces",
+        "sessionProfiles",
       ]) {
         expect(await reader.list(collection, subOrganizationId), collection).toEqual([]);
       }

@@ -88,6 +88,7 @@ export async function addApiKey(
   params: ApiKeyParams,
   field: string,
   credentialType: string = CREDENTIAL_TYPE[params.curveType],
+  sessionProfileId?: string,
 ): Promise<ApiKeyRecord> {
   validateApiPublicKey(params.publicKey, params.curveType, `${field}.publicKey`);
   const publicKey = params.publicKey.toLowerCase();
@@ -111,6 +112,7 @@ export async function addApiKey(
     curveType: params.curveType,
     credentialType,
     expirationSeconds: params.expirationSeconds ?? null,
+    ...(sessionProfileId === undefined ? {} : { sessionProfileId }),
     createdAtMs: context.now,
     updatedAtMs: context.now,
   };

@@ -14,6 +14,7 @@ import { CustodyError, type ErrorCode, errorCodeOfGrpc } from "../../common/erro
 import type { ActivityOperation, ActivityVersion } from "../../contract/operation.js";
 import { id } from "../../contract/schema.js";
 import { matchingMfaPolicy, mfaSatisfied, proveMfaMethod, provenMethod } from "../../domain/mfa.js";
+import { assertWithinSessionScope } from "../../domain/session-profiles.js";
 import { actingOrganization } from "../../model/access.js";
 import { DataWriter } from "../../model/data.js";
 import type { Principal } from "../../model/principal.js";
@@ -273,6 +274,9 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const evaluation = evaluationRecord(decision, { id: core.ids.next(), activity: draft, voteId: vote.id, now });
       failed.evaluation = evaluation;
       if (decision.outcome === "DENY") throw denialError(draft, decision);
+      // A session issued under a session profile may do only what the profile's scope allows (Turnkey
+      // docs, "Session Profiles"), whatever the policies say.
+      await assertWithinSessionScope(data, principal, decision.context);
 
       // The submitter's first MFA policy whose condition holds: the submission's own stamp counts towards it,
       // and the activity waits for `approve_activity` stamps proving the rest (Turnkey docs, "Satisfying MFA").

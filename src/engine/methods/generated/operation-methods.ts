@@ -36,6 +36,8 @@ import type {
   CreateReadOnlySessionResult,
   CreateReadWriteSessionParameters,
   CreateReadWriteSessionResult,
+  CreateSessionProfileParameters,
+  CreateSessionProfileResult,
   CreateSmartContractInterfaceParameters,
   CreateSmartContractInterfaceResult,
   CreateSubOrganizationParameters,
@@ -150,6 +152,10 @@ import type {
   GetPrivateKeysResponse,
   GetSendTransactionStatusRequest,
   GetSendTransactionStatusResponse,
+  GetSessionProfileRequest,
+  GetSessionProfileResponse,
+  GetSessionProfilesRequest,
+  GetSessionProfilesResponse,
   GetSmartContractInterfaceRequest,
   GetSmartContractInterfaceResponse,
   GetSmartContractInterfacesRequest,
@@ -997,6 +1003,29 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   getMfaStatus(input: GetMfaStatusRequest): Promise<GetMfaStatusResponse>;
+  /**
+   * Create a new session profile for an organization.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_SESSION_PROFILE` at `POST /public/v1/submit/create_session_profile`; the result is `activity.result.createSessionProfileResult`.
+   * Policy: resource `SESSION_PROFILE`, action `CREATE`.
+   */
+  createSessionProfile(
+    input: ActivityInput<CreateSessionProfileParameters, "ACTIVITY_TYPE_CREATE_SESSION_PROFILE">,
+  ): Promise<ActivityResponseOf<{ createSessionProfileResult: CreateSessionProfileResult }>>;
+  /**
+   * Get a single session profile for an organization.
+   *
+   * Query at `POST /public/v1/query/get_session_profile`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getSessionProfile(input: GetSessionProfileRequest): Promise<GetSessionProfileResponse>;
+  /**
+   * Get all session profiles for an organization.
+   *
+   * Query at `POST /public/v1/query/get_session_profiles`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getSessionProfiles(input: GetSessionProfilesRequest): Promise<GetSessionProfilesResponse>;
   /**
    * Approve an activity.
    *

@@ -12,6 +12,7 @@ import type {
   MfaPolicy,
   OauthProvider,
   Quorum,
+  SessionProfile,
   Timestamp,
   User,
 } from "../../../model/wire-types.js";
@@ -1917,6 +1918,40 @@ export interface GetMfaStatusResponse {
   }[];
 }
 
+/** The `parameters` of `createSessionProfile` for `ACTIVITY_TYPE_CREATE_SESSION_PROFILE`. */
+export interface CreateSessionProfileParameters {
+  sessionProfileName: string;
+  scope: string;
+  expirationSeconds?: string | number;
+  notes?: string;
+}
+
+/** What `activity.result.createSessionProfileResult` holds once `createSessionProfile` completes. */
+export interface CreateSessionProfileResult {
+  sessionProfileId: string;
+}
+
+/** The request of `getSessionProfile` (`POST /public/v1/query/get_session_profile`). */
+export interface GetSessionProfileRequest {
+  organizationId: string;
+  sessionProfileId: string;
+}
+
+/** What `getSessionProfile` answers. */
+export interface GetSessionProfileResponse {
+  sessionProfile: SessionProfile;
+}
+
+/** The request of `getSessionProfiles` (`POST /public/v1/query/get_session_profiles`). */
+export interface GetSessionProfilesRequest {
+  organizationId: string;
+}
+
+/** What `getSessionProfiles` answers. */
+export interface GetSessionProfilesResponse {
+  sessionProfiles: SessionProfile[];
+}
+
 /** The `parameters` of `approveActivity` for `ACTIVITY_TYPE_APPROVE_ACTIVITY`. */
 export interface ApproveActivityParameters {
   fingerprint: string;
@@ -2959,6 +2994,9 @@ export interface OperationTypes {
   getMfaPolicy: { request: GetMfaPolicyRequest; result: GetMfaPolicyResponse };
   getMfaPolicies: { request: GetMfaPoliciesRequest; result: GetMfaPoliciesResponse };
   getMfaStatus: { request: GetMfaStatusRequest; result: GetMfaStatusResponse };
+  createSessionProfile: { versions: [CreateSessionProfileParameters]; result: CreateSessionProfileResult };
+  getSessionProfile: { request: GetSessionProfileRequest; result: GetSessionProfileResponse };
+  getSessionProfiles: { request: GetSessionProfilesRequest; result: GetSessionProfilesResponse };
   approveActivity: { versions: [ApproveActivityParameters]; result: unknown };
   rejectActivity: { versions: [RejectActivityParameters]; result: unknown };
   updateRootQuorum: { versions: [UpdateRootQuorumParameters]; result: UpdateRootQuorumResult };
