@@ -22,3 +22,4 @@ export {
   type ImportTarget,
 } from "./import-bundle.js";
 export { type RandomBytes, TURNKEY_HPKE_INFO } from "./suite.js";
+export { openQuorumEnvelope, QuorumEnvelopeError } from "./quorum-envelope.js";
