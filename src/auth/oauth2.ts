@@ -22,6 +22,7 @@ import type { Store } from "../storage/store.js";
 
 /** The providers of the API description's `v1Oauth2Provider`. */
 export const OAUTH2_PROVIDERS = ["OAUTH2_PROVIDER_X", "OAUTH2_PROVIDER_DISCORD"] as const;
+/** An OAuth 2.0 provider custodian can exchange codes with, once the host names its token endpoint. */
 export type Oauth2Provider = (typeof OAUTH2_PROVIDERS)[number];
 
 /** One provider's token endpoint, as the host configures it. */

@@ -19,6 +19,7 @@ import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
 import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CustodyEngine } from "../../src/index.js";
 import { createTestOrganization, type TestOrganization } from "../../src/testing/index.js";
 import { TestIssuer } from "../support/oidc.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
@@ -176,7 +177,7 @@ describe("OAuth 2.0 credentials through @turnkey/sdk-server", () => {
     conforms("/public/v1/query/get_activity", { activity });
     const intent = activity.intent.createOauth2CredentialIntent;
     expect(intent?.clientId).toBe(CLIENT_ID);
-    expect(intent?.encryptedClientSecret).not.toBe(encryptedClientSecret);
+    expect(intent?.encryptedClientSecret).toMatch(/redacted/);
     const record = await org.store.transaction(async (tx) => tx.get("oauth2Credentials", oauth2CredentialId));
     expect(JSON.stringify(record)).not.toContain(CLIENT_SECRET);
 
@@ -435,5 +436,27 @@ describe("refused through @turnkey/http, storing nothing", () => {
       expect(await credentials()).toEqual(before);
       expect(await client.getApiKeys({ organizationId: org.organizationId, userId: user.userId })).toEqual(keysBefore);
     });
+  });
+});
+
+describe("the host's oauth2Providers option", () => {
+  it.each([
+    [{ OAUTH2_PROVIDER_MYSPACE: { tokenEndpoint: "https://myspace.test/token" } }, "oauth2Providers"],
+    [
+      { OAUTH2_PROVIDER_DISCORD: { tokenEndpoint: "not a url" } },
+      "oauth2Providers.OAUTH2_PROVIDER_DISCORD.tokenEndpoint",
+    ],
+    [
+      { OAUTH2_PROVIDER_DISCORD: { tokenEndpoint: "file:///etc/passwd" } },
+      "oauth2Providers.OAUTH2_PROVIDER_DISCORD.tokenEndpoint",
+    ],
+    [
+      { OAUTH2_PROVIDER_DISCORD: { tokenEndpoint: "https://discord.test/token", timeoutMs: 0 } },
+      "oauth2Providers.OAUTH2_PROVIDER_DISCORD.timeoutMs",
+    ],
+  ])("refuses %j, naming %s", (oauth2Providers, field) => {
+    expect(() => new CustodyEngine({ oauth2Providers: oauth2Providers as never })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", field }),
+    );
   });
 });
