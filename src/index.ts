@@ -8,6 +8,7 @@
  *
  * @module custodian
  */
+export type { Oauth2Provider, Oauth2ProviderConfig, Oauth2Providers } from "./auth/oauth2.js";
 export type { SessionClaims } from "./auth/token-signer.js";
 export { MAX_TOKENS_PER_CHAIN, type TokenOption, type TokensOption } from "./chains/assets.js";
 export type { GasStationOptions } from "./chains/gas-station.js";

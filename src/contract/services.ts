@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Oauth2Exchange } from "../auth/oauth2.js";
 import type { OidcVerifier } from "../auth/oidc.js";
 import type { WebauthnRelyingParty } from "../auth/relying-party.js";
 import type { TokenSigner } from "../auth/token-signer.js";
@@ -33,6 +34,8 @@ export interface EngineServices {
   readonly webauthn: WebauthnRelyingParty;
   /** Verifies OIDC tokens against the issuers the host trusts. */
   readonly oidc: OidcVerifier;
+  /** Opens OAuth 2.0 client secrets and exchanges codes at the token endpoints the host allows. */
+  readonly oauth2: Oauth2Exchange;
   /** Signs export bundles and import targets with the engine's P-256 key. */
   readonly enclaveSigner: EnclaveSigner;
   /** What webhook URLs (endpoints, `FEATURE_NAME_WEBHOOK`) must satisfy. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { Oauth2Exchange, type Oauth2Providers } from "../auth/oauth2.js";
 import { type OidcIssuers, OidcVerifier } from "../auth/oidc.js";
 import { type RelyingPartyOptions, WebauthnRelyingParty } from "../auth/relying-party.js";
 import { TokenSigner } from "../auth/token-signer.js";
@@ -75,6 +76,12 @@ export interface CustodyEngineOptions {
    * other issuers are refused.
    */
   oidcIssuers?: OidcIssuers;
+  /**
+   * The OAuth 2.0 token endpoints `oauth2_authenticate` may reach, by provider (`OAUTH2_PROVIDER_X`,
+   * `OAUTH2_PROVIDER_DISCORD`), with optional time and size bounds. The endpoint's answer must carry an
+   * `id_token` from an issuer in `oidcIssuers`. A provider not named here cannot get a credential.
+   */
+  oauth2Providers?: Oauth2Providers;
   /**
    * The 32-byte P-256 key that signs export bundles and import targets (Turnkey's enclave quorum key). When
    * omitted, one is generated on first use and kept in the store, sealed. Clients verify bundles against
@@ -261,6 +268,7 @@ export class EngineCore implements PipelineCore {
       strictEd25519Paths,
       webauthn: new WebauthnRelyingParty(options.webauthn),
       oidc: new OidcVerifier(options.oidcIssuers),
+      oauth2: new Oauth2Exchange(options.oauth2Providers, this.random),
       enclaveSigner: new EnclaveSigner(options.signerPrivateKey, this.random),
       webhookUrls: { allowInsecure: options.allowInsecureWebhooks ?? false },
       tokens: new TokenSigner(options.sessionSigningKey, this.random),
@@ -331,6 +339,7 @@ export class EngineCore implements PipelineCore {
     await this.services.secrets.open(this.store);
     await this.services.enclaveSigner.open(this.store, this.services.secrets);
     await this.services.tokens.open(this.store, this.services.secrets);
+    await this.services.oauth2.open(this.store, this.services.secrets);
     if (this.#deliverWebhooks) this.webhooks.start();
     this.sendTracker.start();
     this.balanceWatcher.start();

@@ -213,6 +213,16 @@ export class CustodyEngine {
   }
 
   /**
+   * The public key OAuth 2.0 client secrets are encrypted to before `create_oauth2_credential` and
+   * `update_oauth2_credential`: lowercase hex of the 65-byte uncompressed P-256 point. Pass it to
+   * `encryptOauth2ClientSecret` of `@turnkey/crypto` as its `dangerouslyOverrideTlsFetcherPublicKey`.
+   */
+  async oauth2ClientSecretPublicKey(): Promise<string> {
+    await this.#core.ready();
+    return this.#core.services.oauth2.publicKey();
+  }
+
+  /**
    * Host-level: the claims of a verification token this engine issued, if it is unexpired; else
    * `UNAUTHENTICATED` (`VERIFICATION_TOKEN_INVALID` or `_EXPIRED`). Nothing is spent: the auth proxy uses it
    * to check that a look-up by email or phone is made by someone who proved that contact.

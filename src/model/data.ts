@@ -133,6 +133,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
       ),
     },
   }),
+  oauth2Credentials: (c) => ({ scope: c.organizationId }),
   webhookDeliveries: (d) => ({ scope: d.organizationId }),
   webhookQueueEntries: (e) => ({ scope: e.organizationId }),
   webhookQueueHeads: (h) => ({

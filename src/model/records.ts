@@ -404,6 +404,24 @@ export interface WebhookSubscriptionRecord {
 }
 
 /**
+ * An OAuth 2.0 client of an organization (swagger `v1Oauth2Credential`): the client id and secret
+ * `oauth2_authenticate` exchanges authorization codes with, at the provider's token endpoint the host configured.
+ */
+export interface Oauth2CredentialRecord {
+  id: string;
+  organizationId: string;
+  /** `OAUTH2_PROVIDER_X` or `OAUTH2_PROVIDER_DISCORD`. */
+  provider: string;
+  clientId: string;
+  /** The client secret, sealed for `oauth2Credential:<id>:clientSecret`. */
+  sealedClientSecret: string;
+  /** The envelope as the client sent it (encrypted to the engine's key), answered back as the hosted API does. */
+  encryptedClientSecret: string;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/**
  * A smart contract interface of an organization (swagger `externaldatav1SmartContractInterface`): an Ethereum
  * ABI or a Solana IDL for one contract or program address, which decodes the calls of transactions to it for
  * policies.
@@ -783,6 +801,7 @@ export interface Collections {
   importTargets: ImportTargetRecord;
   webhookEndpoints: WebhookEndpointRecord;
   smartContractInterfaces: SmartContractInterfaceRecord;
+  oauth2Credentials: Oauth2CredentialRecord;
   webhookDeliveries: WebhookDeliveryRecord;
   webhookQueueEntries: WebhookQueueEntryRecord;
   webhookQueueHeads: WebhookQueueHeadRecord;

@@ -257,6 +257,9 @@ async function removeOrganizationData(context: ActivityContext): Promise<void> {
   for (const contract of await data.listAll("smartContractInterfaces", organization.id)) {
     await data.delete("smartContractInterfaces", contract.id);
   }
+  for (const credential of await data.listAll("oauth2Credentials", organization.id)) {
+    await data.delete("oauth2Credentials", credential.id);
+  }
   await data.delete("organizations", organization.id);
 }
 

@@ -33,6 +33,14 @@ import {
 } from "./mfa-policies.js";
 import { oauth } from "./oauth.js";
 import { createOauthProviders, deleteOauthProviders, getOauthProviders } from "./oauth-providers.js";
+import {
+  createOauth2Credential,
+  deleteOauth2Credential,
+  getOauth2Credential,
+  listOauth2Credentials,
+  oauth2Authenticate,
+  updateOauth2Credential,
+} from "./oauth2-credentials.js";
 import { getOrganizationConfigs, updateOrganizationName } from "./organization-settings.js";
 import { createSubOrganization, getOrganization, getWhoami, listSubOrgIds } from "./organizations.js";
 import { initOtp, verifyOtp } from "./otp.js";
@@ -136,6 +144,12 @@ export const OPERATIONS = [
   listSupportedAssets,
   getGasUsage,
   upsertGasUsageConfig,
+  createOauth2Credential,
+  updateOauth2Credential,
+  deleteOauth2Credential,
+  oauth2Authenticate,
+  getOauth2Credential,
+  listOauth2Credentials,
   createSmartContractInterface,
   deleteSmartContractInterface,
   getSmartContractInterface,

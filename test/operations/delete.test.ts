@@ -3,7 +3,7 @@
  * sub-organizations, and that nothing of a deleted item stays reachable: not by get, list, address look-up
  * or signWith, not in the store's indexes, not in the key cache.
  */
-import { generateP256KeyPair } from "@turnkey/crypto";
+import { encryptOauth2ClientSecret, generateP256KeyPair } from "@turnkey/crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { KeyCache } from "../../src/keys/key-cache.js";
 import { addressRecordId, INDEX } from "../../src/model/data.js";
@@ -368,7 +368,9 @@ describe("delete_private_keys", () => {
 
 describe("delete_sub_organization", () => {
   async function subOrganization() {
-    const base = await engineWithOrganization();
+    const base = await engineWithOrganization({
+      oauth2Providers: { OAUTH2_PROVIDER_DISCORD: { tokenEndpoint: "https://discord.test/oauth2/token" } },
+    });
     const subKey = p256KeyPair();
     const { activity } = await base.root.createSubOrganization({
       organizationId: base.organizationId,
@@ -468,6 +470,14 @@ describe("delete_sub_organization", () => {
       organizationId: subOrganizationId,
       parameters: { sessionProfileName: "signing", scope: "activity.action == 'SIGN'" },
     });
+    await subRoot.createOauth2Credential({
+      organizationId: subOrganizationId,
+      parameters: {
+        provider: "OAUTH2_PROVIDER_DISCORD",
+        clientId: "client",
+        encryptedClientSecret: await encryptOauth2ClientSecret("secret", await engine.oauth2ClientSecretPublicKey()),
+      },
+    });
     await engine.store.read(async (reader) => {
       for (const collection of [
         "users",
@@ -479,6 +489,7 @@ describe("delete_sub_organization", () => {
         "importTargets",
         "smartContractInterfaces",
         "sessionProfiles",
+        "oauth2Credentials",
       ]) {
         expect((await reader.list(collection, subOrganizationId)).length, collection).toBeGreaterThan(0);
       }
@@ -504,6 +515,7 @@ describe("delete_sub_organization", () => {
         "webhookEndpoints",
         "smartContractInterfaces",
         "sessionProfiles",
+        "oauth2Credentials",
       ]) {
         expect(await reader.list(collection, subOrganizationId), collection).toEqual([]);
       }

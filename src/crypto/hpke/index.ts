@@ -21,4 +21,5 @@ export {
   decryptImportBundle,
   type ImportTarget,
 } from "./import-bundle.js";
+export { openQuorumEnvelope, QuorumEnvelopeError } from "./quorum-envelope.js";
 export { type RandomBytes, TURNKEY_HPKE_INFO } from "./suite.js";

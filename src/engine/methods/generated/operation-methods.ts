@@ -19,6 +19,8 @@ import type {
   CreateInvitationsResult,
   CreateMfaPolicyParameters,
   CreateMfaPolicyResult,
+  CreateOauth2CredentialParameters,
+  CreateOauth2CredentialResult,
   CreateOauthProvidersParameters,
   CreateOauthProvidersResult,
   CreateOauthProvidersV1Parameters,
@@ -62,6 +64,8 @@ import type {
   DeleteInvitationResult,
   DeleteMfaPolicyParameters,
   DeleteMfaPolicyResult,
+  DeleteOauth2CredentialParameters,
+  DeleteOauth2CredentialResult,
   DeleteOauthProvidersParameters,
   DeleteOauthProvidersResult,
   DeletePoliciesParameters,
@@ -134,6 +138,8 @@ import type {
   GetMfaStatusResponse,
   GetNoncesRequest,
   GetNoncesResponse,
+  GetOauth2CredentialRequest,
+  GetOauth2CredentialResponse,
   GetOauthProvidersRequest,
   GetOauthProvidersResponse,
   GetOrganizationConfigsRequest,
@@ -204,6 +210,8 @@ import type {
   InitUserEmailRecoveryV1Parameters,
   ListEmailEventsRequest,
   ListEmailEventsResponse,
+  ListOauth2CredentialsRequest,
+  ListOauth2CredentialsResponse,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
   ListSecretsRequest,
@@ -214,6 +222,8 @@ import type {
   ListUserTagsResponse,
   ListWebhookEndpointsRequest,
   ListWebhookEndpointsResponse,
+  Oauth2AuthenticateParameters,
+  Oauth2AuthenticateResult,
   OauthLoginParameters,
   OauthLoginResult,
   OauthParameters,
@@ -247,6 +257,8 @@ import type {
   StampLoginResult,
   UpdateMfaPolicyParameters,
   UpdateMfaPolicyResult,
+  UpdateOauth2CredentialParameters,
+  UpdateOauth2CredentialResult,
   UpdateOrganizationNameParameters,
   UpdateOrganizationNameResult,
   UpdatePolicyParameters,
@@ -623,6 +635,56 @@ export interface OperationMethods {
   upsertGasUsageConfig(
     input: ActivityInput<UpsertGasUsageConfigParameters, "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG">,
   ): Promise<ActivityResponseOf<{ upsertGasUsageConfigResult: UpsertGasUsageConfigResult }>>;
+  /**
+   * Enable authentication for end users with an OAuth 2.0 provider.
+   *
+   * Activity `ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL` at `POST /public/v1/submit/create_oauth2_credential`; the result is `activity.result.createOauth2CredentialResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  createOauth2Credential(
+    input: ActivityInput<CreateOauth2CredentialParameters, "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL">,
+  ): Promise<ActivityResponseOf<{ createOauth2CredentialResult: CreateOauth2CredentialResult }>>;
+  /**
+   * Update an OAuth 2.0 provider credential.
+   *
+   * Activity `ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL` at `POST /public/v1/submit/update_oauth2_credential`; the result is `activity.result.updateOauth2CredentialResult`.
+   * Policy: resource `AUTH`, action `UPDATE`.
+   */
+  updateOauth2Credential(
+    input: ActivityInput<UpdateOauth2CredentialParameters, "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL">,
+  ): Promise<ActivityResponseOf<{ updateOauth2CredentialResult: UpdateOauth2CredentialResult }>>;
+  /**
+   * Disable authentication for end users with an OAuth 2.0 provider.
+   *
+   * Activity `ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL` at `POST /public/v1/submit/delete_oauth2_credential`; the result is `activity.result.deleteOauth2CredentialResult`.
+   * Policy: resource `AUTH`, action `DELETE`.
+   */
+  deleteOauth2Credential(
+    input: ActivityInput<DeleteOauth2CredentialParameters, "ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL">,
+  ): Promise<ActivityResponseOf<{ deleteOauth2CredentialResult: DeleteOauth2CredentialResult }>>;
+  /**
+   * Authenticate a user with an OAuth 2.0 provider and receive an OIDC token to use with the LoginWithOAuth or CreateSubOrganization activities.
+   *
+   * Activity `ACTIVITY_TYPE_OAUTH2_AUTHENTICATE` at `POST /public/v1/submit/oauth2_authenticate`; the result is `activity.result.oauth2AuthenticateResult`.
+   * Policy: resource `AUTH`, action `CREATE`.
+   */
+  oauth2Authenticate(
+    input: ActivityInput<Oauth2AuthenticateParameters, "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE">,
+  ): Promise<ActivityResponseOf<{ oauth2AuthenticateResult: Oauth2AuthenticateResult }>>;
+  /**
+   * Get details about an OAuth 2.0 credential.
+   *
+   * Query at `POST /public/v1/query/get_oauth2_credential`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  getOauth2Credential(input: GetOauth2CredentialRequest): Promise<GetOauth2CredentialResponse>;
+  /**
+   * List all OAuth 2.0 credentials within an organization.
+   *
+   * Query at `POST /public/v1/query/list_oauth2_credentials`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listOauth2Credentials(input: ListOauth2CredentialsRequest): Promise<ListOauth2CredentialsResponse>;
   /**
    * Create an ABI/IDL in JSON.
    *

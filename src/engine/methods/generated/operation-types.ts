@@ -1153,6 +1153,93 @@ export interface UpsertGasUsageConfigResult {
   gasUsageConfigId: string;
 }
 
+/** The `parameters` of `createOauth2Credential` for `ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL`. */
+export interface CreateOauth2CredentialParameters {
+  provider: "OAUTH2_PROVIDER_X" | "OAUTH2_PROVIDER_DISCORD";
+  clientId: string;
+  encryptedClientSecret: string;
+}
+
+/** What `activity.result.createOauth2CredentialResult` holds once `createOauth2Credential` completes. */
+export interface CreateOauth2CredentialResult {
+  oauth2CredentialId: string;
+}
+
+/** The `parameters` of `updateOauth2Credential` for `ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL`. */
+export interface UpdateOauth2CredentialParameters {
+  oauth2CredentialId: string;
+  provider: "OAUTH2_PROVIDER_X" | "OAUTH2_PROVIDER_DISCORD";
+  clientId: string;
+  encryptedClientSecret: string;
+}
+
+/** What `activity.result.updateOauth2CredentialResult` holds once `updateOauth2Credential` completes. */
+export interface UpdateOauth2CredentialResult {
+  oauth2CredentialId: string;
+}
+
+/** The `parameters` of `deleteOauth2Credential` for `ACTIVITY_TYPE_DELETE_OAUTH2_CREDENTIAL`. */
+export interface DeleteOauth2CredentialParameters {
+  oauth2CredentialId: string;
+}
+
+/** What `activity.result.deleteOauth2CredentialResult` holds once `deleteOauth2Credential` completes. */
+export interface DeleteOauth2CredentialResult {
+  oauth2CredentialId: string;
+}
+
+/** The `parameters` of `oauth2Authenticate` for `ACTIVITY_TYPE_OAUTH2_AUTHENTICATE`. */
+export interface Oauth2AuthenticateParameters {
+  oauth2CredentialId: string;
+  authCode: string;
+  redirectUri: string;
+  codeVerifier: string;
+  nonce: string;
+  bearerTokenTargetPublicKey?: string;
+}
+
+/** What `activity.result.oauth2AuthenticateResult` holds once `oauth2Authenticate` completes. */
+export interface Oauth2AuthenticateResult {
+  oidcToken: string;
+}
+
+/** The request of `getOauth2Credential` (`POST /public/v1/query/get_oauth2_credential`). */
+export interface GetOauth2CredentialRequest {
+  organizationId: string;
+  oauth2CredentialId: string;
+}
+
+/** What `getOauth2Credential` answers. */
+export interface GetOauth2CredentialResponse {
+  oauth2Credential: {
+    oauth2CredentialId: string;
+    organizationId: string;
+    provider: string;
+    clientId: string;
+    encryptedClientSecret: string;
+    createdAt: Timestamp;
+    updatedAt: Timestamp;
+  };
+}
+
+/** The request of `listOauth2Credentials` (`POST /public/v1/query/list_oauth2_credentials`). */
+export interface ListOauth2CredentialsRequest {
+  organizationId: string;
+}
+
+/** What `listOauth2Credentials` answers. */
+export interface ListOauth2CredentialsResponse {
+  oauth2Credentials: {
+    oauth2CredentialId: string;
+    organizationId: string;
+    provider: string;
+    clientId: string;
+    encryptedClientSecret: string;
+    createdAt: Timestamp;
+    updatedAt: Timestamp;
+  }[];
+}
+
 /** The `parameters` of `createSmartContractInterface` for `ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE`. */
 export interface CreateSmartContractInterfaceParameters {
   smartContractAddress: string;
@@ -2937,6 +3024,12 @@ export interface OperationTypes {
   listSupportedAssets: { request: ListSupportedAssetsRequest; result: ListSupportedAssetsResponse };
   getGasUsage: { request: GetGasUsageRequest; result: GetGasUsageResponse };
   upsertGasUsageConfig: { versions: [UpsertGasUsageConfigParameters]; result: UpsertGasUsageConfigResult };
+  createOauth2Credential: { versions: [CreateOauth2CredentialParameters]; result: CreateOauth2CredentialResult };
+  updateOauth2Credential: { versions: [UpdateOauth2CredentialParameters]; result: UpdateOauth2CredentialResult };
+  deleteOauth2Credential: { versions: [DeleteOauth2CredentialParameters]; result: DeleteOauth2CredentialResult };
+  oauth2Authenticate: { versions: [Oauth2AuthenticateParameters]; result: Oauth2AuthenticateResult };
+  getOauth2Credential: { request: GetOauth2CredentialRequest; result: GetOauth2CredentialResponse };
+  listOauth2Credentials: { request: ListOauth2CredentialsRequest; result: ListOauth2CredentialsResponse };
   createSmartContractInterface: {
     versions: [CreateSmartContractInterfaceParameters];
     result: CreateSmartContractInterfaceResult;
