@@ -15,6 +15,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { Operation } from "../src/contract/operation.js";
+import { unservedGroup } from "../src/http/unserved-operations.js";
 import { OPERATIONS, urlPathOf } from "../src/operations/table.js";
 import { activityTypeNames, formatted, queryTypeNames, renderOperationTypes } from "./operation-types.js";
 
@@ -193,16 +194,28 @@ export function renderOperationsTable(): string {
   const missing = [...swagger.entries()].filter(([path]) => !served.has(path));
   lines.push(
     "",
-    `Not served yet (${missing.length}; a request to one answers \`UNIMPLEMENTED\`, HTTP 501, naming it):`,
-    "",
-    "<details><summary>the hosted API's other operations</summary>",
-    "",
-    "| path | what it does |",
-    "|---|---|",
-    ...missing.map(([path, item]) => `| \`${path.replace("/public/v1/", "")}\` | ${cell(item.summary ?? "")} |`),
-    "",
-    "</details>",
+    `Not served (${missing.length}; a request to one answers \`UNIMPLEMENTED\`, HTTP 501, naming it and why), by why:`,
   );
+  const groups = new Map<string, { why: string; rows: string[] }>();
+  for (const [path, item] of missing) {
+    const tail = path.replace("/public/v1/", "");
+    const { name, why } = unservedGroup(tail);
+    const group = groups.get(name) ?? { why, rows: [] };
+    group.rows.push(`| \`${tail}\` | ${cell(item.summary ?? "")} |`);
+    groups.set(name, group);
+  }
+  for (const [name, { why, rows }] of groups) {
+    lines.push(
+      "",
+      `<details><summary>${name} (${rows.length}): ${why}</summary>`,
+      "",
+      "| path | what it does |",
+      "|---|---|",
+      ...rows,
+      "",
+      "</details>",
+    );
+  }
   return lines.join("\n");
 }
 

@@ -12,6 +12,7 @@ import { operationByUrlPath } from "../operations/table.js";
 import { clientAddressOf } from "./client-address.js";
 import { HOSTED_API_PATHS } from "./generated/hosted-api-paths.js";
 import { exceedsJsonDepth } from "./json-depth.js";
+import { unservedGroup } from "./unserved-operations.js";
 
 /** Options shared by both handlers. */
 export interface HttpAdapterOptions {
@@ -172,10 +173,11 @@ export function servesPath(path: string): boolean {
 function noOperation(path: string): CustodyError {
   const tail = path.slice(PREFIX.length);
   if (path.startsWith(PREFIX) && HOSTED_API_PATHS.has(tail)) {
+    const group = unservedGroup(tail);
     return new CustodyError(
       "UNIMPLEMENTED",
-      `custodian does not serve ${tail} yet: it is an operation of the hosted API outside what custodian serves so far (the README lists those it serves)`,
-      { reason: "OPERATION_NOT_SERVED", operation: tail },
+      `custodian does not serve ${tail}, an operation of the hosted API (${group.name}): ${group.why} (docs/operations.md lists what it serves)`,
+      { reason: "OPERATION_NOT_SERVED", operation: tail, group: group.name },
     );
   }
   return new CustodyError("NOT_FOUND", `no operation at ${path}`, { reason: "UNKNOWN_PATH" });

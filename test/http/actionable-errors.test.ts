@@ -6,6 +6,7 @@
 import { Turnkey } from "@turnkey/sdk-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { HOSTED_API_PATHS } from "../../src/http/generated/hosted-api-paths.js";
+import { unservedGroup } from "../../src/http/unserved-operations.js";
 import { OPERATIONS, urlPathOf } from "../../src/index.js";
 import { createTestOrganization, generateApiKeyPair, stampWithApiKey } from "../../src/testing/index.js";
 import { expectCustodyError } from "../support/custody-error.js";
@@ -132,7 +133,27 @@ describe("an operation custodian does not serve", () => {
     expect(response.status).toBe(501);
     const answer = (await response.json()) as { code: number; message: string };
     expect(answer.code).toBe(12);
-    expect(answer.message).toContain(`custodian does not serve ${unserved} yet`);
+    expect(answer.message).toContain(`custodian does not serve ${unserved}`);
+  });
+
+  it("says why, by the group the operation belongs to", async () => {
+    const org = await createTestOrganization();
+    const why = async (path: string) => {
+      const response = await org.fetch(`${org.baseUrl}/public/v1/${path}`, { method: "POST", body: "{}" });
+      expect(response.status).toBe(501);
+      return ((await response.json()) as { message: string }).message;
+    };
+    expect(await why("submit/create_tvc_app")).toMatch(/verifiable cloud apps \(TVC\).*runs in no enclave/);
+    expect(await why("submit/execute_swap")).toMatch(/swaps\): they quote and execute swaps/);
+    expect(await why("query/list_eth_transaction_history")).toMatch(
+      /transaction history, not served yet\): it would list what custodian sent/,
+    );
+    // Every operation of the description that custodian refuses today is refused for a reason it names: one
+    // that falls in no group would be a feature a local engine could serve, to be served or grouped.
+    const ungrouped = [...HOSTED_API_PATHS].filter(
+      (path) => !served.has(`/public/v1/${path}`) && unservedGroup(path).name === "not served yet",
+    );
+    expect(ungrouped).toEqual([]);
   });
 
   it("answers a path that is no operation with 404", async () => {
