@@ -12,7 +12,9 @@
  *
  * @module
  */
+
 import { p256 } from "@noble/curves/nist.js";
+import { readBoundedText } from "../common/bounded-body.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { bytesToHex, decodeUtf8Strict } from "../crypto/bytes.js";
 import { openQuorumEnvelope, QuorumEnvelopeError } from "../crypto/hpke/index.js";
@@ -248,32 +250,14 @@ function transportReason(error: unknown, timeoutMs: number): string {
   return "the request failed";
 }
 
-/** The answer's body, abandoned as soon as it passes `limit` bytes (or its `content-length` announces more). */
+/** The answer's body within `limit` bytes (see `readBoundedText`), or `UNAVAILABLE` saying why not. */
 async function readBounded(response: Response, limit: number, timeoutMs: number): Promise<string> {
-  const tooLarge = () => unavailable(`the answer is larger than ${limit} bytes`);
-  const announced = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(announced) && announced > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let text: string | null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    text = await readBoundedText(response, limit);
   } catch (error) {
-    if (error instanceof CustodyError) throw error;
     throw unavailable(transportReason(error, timeoutMs));
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  if (text === null) throw unavailable(`the answer is larger than ${limit} bytes`);
+  return text;
 }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { readBoundedText } from "../common/bounded-body.js";
 import { excerpt } from "./excerpt.js";
 
 /** A JSON-RPC error answered by the node. */
@@ -82,37 +83,16 @@ function transportReason(error: unknown, timeoutMs: number): string {
   return excerpt(error instanceof Error ? error.message : String(error));
 }
 
-/**
- * The answer's body as text, read as it streams in and abandoned (the connection closed) as soon as it passes
- * `limit` bytes, or as soon as its `content-length` announces more.
- */
+/** The answer's body as text, within `limit` bytes (see `readBoundedText`), or {@link ChainUnreachable}. */
 async function readAnswer(response: Response, method: string, limit: number, timeoutMs: number): Promise<string> {
-  const tooLarge = () => new ChainUnreachable(method, `the answer is larger than ${limit} bytes`);
-  const announced = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(announced) && announced > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let text: string | null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    text = await readBoundedText(response, limit);
   } catch (error) {
-    if (error instanceof ChainUnreachable) throw error;
     throw new ChainUnreachable(method, transportReason(error, timeoutMs));
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  if (text === null) throw new ChainUnreachable(method, `the answer is larger than ${limit} bytes`);
+  return text;
 }
 
 /**

@@ -3,34 +3,10 @@
  *
  * @module
  */
+import { readBoundedBytes } from "../common/bounded-body.js";
 import type { CustodyEngine } from "../engine/engine.js";
 import { trustedProxyList } from "./client-address.js";
 import { type AdapterRequest, DEFAULT_MAX_BODY_BYTES, type HttpAdapterOptions, respond } from "./respond.js";
-
-/** Reads a fetch body up to `limit` bytes; null past it (the stream is cancelled, not buffered). */
-async function readBody(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return body;
-}
 
 /**
  * Serves the Activity API as a fetch handler: `Bun.serve({ fetch: createFetchHandler(engine) })`.
@@ -52,7 +28,7 @@ export function createFetchHandler(
     request.headers.forEach((value, name) => {
       headers[name] = name.startsWith("x-stamp") ? value.split(", ") : [value];
     });
-    const body = await readBody(request, limit);
+    const body = await readBoundedBytes(request.body, limit);
     const adapterRequest: AdapterRequest = {
       method: request.method,
       path: new URL(request.url).pathname,
