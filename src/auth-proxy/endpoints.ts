@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { CustodyError } from "../common/errors.js";
 import { account, accountContact, oauthLogin, signup, signupContact } from "./account-endpoints.js";
 import { type AuthProxy, type Body, DEFAULT_PROVIDERS } from "./context.js";
+import { oauth2Authenticate } from "./oauth2-endpoint.js";
 import type { RequestContact } from "./options.js";
 import { initOtp, otpInitContact, otpLogin, otpLoginContact, verifyOtp } from "./otp-endpoints.js";
 
@@ -35,15 +35,7 @@ async function walletKitConfig(proxy: AuthProxy): Promise<Body> {
 
 export const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   account: { handle: account, contactOf: accountContact },
-  oauth2_authenticate: {
-    handle: async () => {
-      throw new CustodyError(
-        "FAILED_PRECONDITION",
-        "oauth2_authenticate exchanges codes with an OAuth 2.0 provider's servers, which custodian does not reach: use an OIDC provider and oauth_login",
-        { reason: "OAUTH2_NOT_SUPPORTED" },
-      );
-    },
-  },
+  oauth2_authenticate: { handle: oauth2Authenticate },
   oauth_login: { handle: oauthLogin },
   otp_init: { handle: (proxy, body) => initOtp(proxy, body, false), cost: "otpSend", contactOf: otpInitContact },
   otp_init_v2: { handle: (proxy, body) => initOtp(proxy, body, true), cost: "otpSend", contactOf: otpInitContact },

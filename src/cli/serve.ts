@@ -45,6 +45,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--token CAIP2=ADDRESS[,SYMBOL] ...]
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
                        [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX] [--trusted-proxy ADDRESS ...]
+                       [--oauth2-token-endpoint PROVIDER=URL ...]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -66,6 +67,9 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
   --origin           an origin passkeys may be used from; repeat for several (default http://localhost)
   --oidc-issuer      trust OIDC tokens of ISSUER (the tokens' iss), verified with the key set at JWKS_URL;
                      repeat for several. Needed for OAuth providers and the oauth sign-in
+  --oauth2-token-endpoint  the OAuth 2.0 token endpoint oauth2_authenticate exchanges codes at, for PROVIDER
+                     (OAUTH2_PROVIDER_X or OAUTH2_PROVIDER_DISCORD); repeat for both. The provider's id tokens
+                     verify through an --oidc-issuer. Without it that provider's codes are refused
   --allow-insecure-webhooks
                      let webhooks go to http://127.0.0.1 / localhost receivers and private addresses
                      (local development; by default only https URLs of public hosts are accepted)
@@ -161,6 +165,20 @@ function oidcIssuersOf(values: readonly string[]): OidcIssuers {
     issuers[issuer] = { jwksUri };
   }
   return issuers;
+}
+
+/** `--oauth2-token-endpoint PROVIDER=URL` values as the engine's `oauth2Providers` option (it checks the names). */
+function oauth2ProvidersOf(values: readonly string[]): Record<string, { tokenEndpoint: string }> {
+  const providers: Record<string, { tokenEndpoint: string }> = {};
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const tokenEndpoint = value.slice(at + 1);
+    if (at <= 0 || !URL.canParse(tokenEndpoint)) {
+      throw new Error(`--oauth2-token-endpoint must be PROVIDER=URL, got ${value}`);
+    }
+    providers[value.slice(0, at)] = { tokenEndpoint };
+  }
+  return providers;
 }
 
 /** `--rpc CAIP2=URL` values as the engine's `chains` option (the registry checks both halves). */
@@ -260,6 +278,7 @@ async function startEngine(
       ...root,
       signerPublicKey: await engine.signerPublicKey(),
       tokenSignerPublicKey: await engine.tokenSignerPublicKey(),
+      oauth2ClientSecretPublicKey: await engine.oauth2ClientSecretPublicKey(),
     };
     writeCredentials(settings.credentialsPath, credentials);
     return { engine, storage, credentials, seeded: seed !== undefined };
@@ -287,6 +306,7 @@ export async function serve(argv: string[]): Promise<void> {
         "rp-id": { type: "string", default: "localhost" },
         origin: { type: "string", multiple: true, default: ["http://localhost"] },
         "oidc-issuer": { type: "string", multiple: true, default: [] },
+        "oauth2-token-endpoint": { type: "string", multiple: true, default: [] },
         "allow-insecure-webhooks": { type: "boolean", default: false },
         "console-remote": { type: "boolean", default: false },
         "request-lifetime": { type: "string", default: "1h" },
@@ -322,6 +342,7 @@ export async function serve(argv: string[]): Promise<void> {
   const headersTimeout = positiveInteger(values["headers-timeout-ms"], "--headers-timeout-ms");
   const requestTimeout = positiveInteger(values["request-timeout-ms"], "--request-timeout-ms");
   const oidcIssuers = oidcIssuersOf(values["oidc-issuer"]);
+  const oauth2Providers = oauth2ProvidersOf(values["oauth2-token-endpoint"]);
   const chains = chainsOf(values.rpc);
   const tokens = tokensOf(values.token);
   const signerThreads =
@@ -395,6 +416,7 @@ export async function serve(argv: string[]): Promise<void> {
         engine: {
           webauthn: { rpId: values["rp-id"], origins: values.origin },
           oidcIssuers,
+          oauth2Providers: oauth2Providers as CustodyEngineOptions["oauth2Providers"],
           allowInsecureWebhooks: values["allow-insecure-webhooks"],
           maxRequestAgeMs,
           messageSender: outbox,
@@ -503,6 +525,12 @@ export async function serve(argv: string[]): Promise<void> {
     `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH} (with the console token)`,
     `console ${baseUrl}/?token=${consoleToken}`,
   ];
+  if (values["oauth2-token-endpoint"].length > 0) {
+    lines.push(
+      `OAuth 2.0 client secret key ${credentials.oauth2ClientSecretPublicKey}`,
+      "  pass to encryptOauth2ClientSecret as its second argument",
+    );
+  }
   if (seeded) lines.push(`seeded start: ids and keys follow from --seed ${values.seed}`);
   else if (values.seed !== undefined) lines.push("--seed ignored: the store already holds state (--reset starts over)");
   lines.push(`storage: ${storage.description}`);

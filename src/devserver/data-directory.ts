@@ -31,6 +31,8 @@ export interface RootCredentials {
    * of `@turnkey/crypto`'s `verifySessionJwtSignature` and `verifyOtpVerificationToken`.
    */
   tokenSignerPublicKey?: string;
+  /** The key OAuth 2.0 client secrets are sealed to, for `encryptOauth2ClientSecret`'s override argument. */
+  oauth2ClientSecretPublicKey?: string;
 }
 
 /** The files of a data directory. */

@@ -9,8 +9,6 @@
  * naming the field and storing nothing: an unknown credential, a wrong code, an oversized or endless token
  * answer, a provider with no endpoint, a secret sealed to another key, a token for another nonce.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
@@ -21,87 +19,13 @@ import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CustodyEngine } from "../../src/index.js";
 import { createTestOrganization, type TestOrganization } from "../../src/testing/index.js";
+import { FakeTokenEndpoint, type Mode } from "../support/oauth2-provider.js";
 import { TestIssuer } from "../support/oidc.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const CLIENT_ID = "discord-client";
 const CLIENT_SECRET = "discord-client-secret-a1b2c3";
 const REDIRECT_URI = "https://app.example/callback";
-
-/** What the fake provider issued a code for, as an authorization request would have set it up. */
-interface Grant {
-  sub: string;
-  nonce: string;
-  codeVerifier: string;
-}
-
-type Mode = "normal" | "oversized" | "endless" | "failing";
-
-/** A token endpoint as RFC 6749 §4.1.3 describes it, checking the client's Basic credentials. */
-class FakeTokenEndpoint {
-  readonly grants = new Map<string, Grant>();
-  readonly requests: { authorization: string | undefined; body: URLSearchParams }[] = [];
-  mode: Mode = "normal";
-  readonly #server = createServer((req, res) => void this.#answer(req, res));
-  readonly #open = new Set<ServerResponse>();
-
-  constructor(private readonly issuer: TestIssuer) {}
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/oauth2/token`;
-  }
-
-  async close(): Promise<void> {
-    for (const res of this.#open) res.destroy();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
-  }
-
-  async #answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let text = "";
-    for await (const chunk of req) text += chunk;
-    const body = new URLSearchParams(text);
-    this.requests.push({ authorization: req.headers.authorization, body });
-    if (this.mode === "oversized") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id_token: "x".repeat(200_000) }));
-      return;
-    }
-    if (this.mode === "endless") {
-      this.#open.add(res);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.write('{"id_token":"');
-      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write("x")), 10);
-      res.on("close", () => clearInterval(drip));
-      return;
-    }
-    if (this.mode === "failing") {
-      res.writeHead(503, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: "temporarily_unavailable" }));
-      return;
-    }
-    const expected = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
-    const grant = this.grants.get(body.get("code") ?? "");
-    const refuse = (status: number, error: string) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error }));
-    };
-    if (req.headers.authorization !== expected) return refuse(401, "invalid_client");
-    if (
-      body.get("grant_type") !== "authorization_code" ||
-      grant === undefined ||
-      body.get("code_verifier") !== grant.codeVerifier ||
-      body.get("redirect_uri") !== REDIRECT_URI
-    ) {
-      return refuse(400, "invalid_grant");
-    }
-    this.grants.delete(body.get("code") as string);
-    const idToken = await this.issuer.token({ sub: grant.sub, aud: CLIENT_ID, extra: { nonce: grant.nonce } });
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ access_token: "at-1", token_type: "Bearer", expires_in: 3600, id_token: idToken }));
-  }
-}
 
 let issuer: TestIssuer;
 let endpoint: FakeTokenEndpoint;
@@ -110,7 +34,11 @@ const opened: TestOrganization[] = [];
 
 beforeAll(async () => {
   issuer = await TestIssuer.create("https://discord.oauth.test", "ES256");
-  endpoint = new FakeTokenEndpoint(issuer);
+  endpoint = new FakeTokenEndpoint(issuer, {
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    redirectUri: REDIRECT_URI,
+  });
   tokenEndpoint = await endpoint.listen();
 });
 
