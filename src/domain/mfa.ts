@@ -116,10 +116,13 @@ function meets(proven: MfaMethod, required: MfaMethod): boolean {
 }
 
 /**
- * How many steps the proven methods cover when each method counts for one step only (a bipartite matching:
- * at most {@link MFA_LIMITS.stepsPerPolicy} steps, so the search stays small).
+ * Which proven method covers each step (its index, or undefined) when each method counts for one step only (a
+ * bipartite matching: at most {@link MFA_LIMITS.stepsPerPolicy} steps, so the search stays small).
  */
-function coveredSteps(status: Pick<MfaStatusRecord, "requiredMethods">, proven: readonly MfaMethod[]): number {
+function stepHolders(
+  status: Pick<MfaStatusRecord, "requiredMethods">,
+  proven: readonly MfaMethod[],
+): (number | undefined)[] {
   const stepOfMethod: (number | undefined)[] = proven.map(() => undefined);
   const methodOfStep: (number | undefined)[] = status.requiredMethods.map(() => undefined);
   const assign = (step: number, seen: Set<number>): boolean => {
@@ -135,9 +138,18 @@ function coveredSteps(status: Pick<MfaStatusRecord, "requiredMethods">, proven: 
     }
     return false;
   };
-  let covered = 0;
-  for (const step of status.requiredMethods.keys()) if (assign(step, new Set())) covered++;
-  return covered;
+  for (const step of status.requiredMethods.keys()) assign(step, new Set());
+  return methodOfStep;
+}
+
+function coveredSteps(status: Pick<MfaStatusRecord, "requiredMethods">, proven: readonly MfaMethod[]): number {
+  return stepHolders(status, proven).filter((method) => method !== undefined).length;
+}
+
+/** The indexes of the steps of `status` that its proven methods do not cover yet, in the policy's order. */
+export function openMfaSteps(status: Pick<MfaStatusRecord, "requiredMethods" | "satisfiedMethods">): number[] {
+  const holders = stepHolders(status, status.satisfiedMethods);
+  return [...status.requiredMethods.keys()].filter((step) => holders[step] === undefined);
 }
 
 /** Whether every step of `status` is proven. */

@@ -86,6 +86,18 @@ describe("the dev console's explanations", () => {
     expect(await page.locator("meta[http-equiv=refresh]").count()).toBe(1);
   });
 
+  it("says whose second factor an MFA-held activity waits for and which methods prove it", async () => {
+    await open(`/activities/${scenario.mfaActivityId}`);
+    expect(await page.textContent(".verdict")).toBe(
+      'Waiting: waiting for bob to prove passkey or email otp (MFA policy "tags need a passkey", step 2 of 2)',
+    );
+    const steps = page.locator("h2:has-text('Second factors') + table tbody tr");
+    expect(await steps.count()).toBe(2);
+    expect(await steps.nth(0).textContent()).toBe("bob (submitter)tags need a passkey1 of 2api keyproven");
+    expect(await steps.nth(1).getAttribute("class")).toBe("mfa-open");
+    expect(await page.locator("meta[http-equiv=refresh]").count()).toBe(1);
+  });
+
   it("lists each activity with its submitter and why it failed or waits", async () => {
     await open("/");
     const row = (activityId: string) =>
@@ -97,6 +109,9 @@ describe("the dev console's explanations", () => {
       `a deny policy applies (policy "sends over 1 ETH ${HOSTILE}")`,
     );
     expect(await row(scenario.pendingActivityId).locator(".why").textContent()).toBe("waiting for bob");
+    expect(await row(scenario.mfaActivityId).locator(".why").textContent()).toBe(
+      'waiting for bob to prove passkey or email otp (MFA policy "tags need a passkey", step 2 of 2)',
+    );
     expect(await row(scenario.typedDataActivityId).locator(".why").textContent()).toMatch(
       /^no policy allows it; its condition failed: field 'tx' of 'eth' is missing/,
     );

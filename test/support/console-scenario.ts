@@ -1,7 +1,8 @@
 /**
  * A dev server holding what the console's explanations are about, built through the official client: a
  * 5 ETH EIP-1559 signing denied by a deny policy over `eth.tx.value`, a wallet waiting for a 2-of-2
- * approval (alice submitted it, bob's approval is missing), and names and payloads that would run as
+ * approval (alice submitted it, bob's approval is missing), a user tag bob submitted that waits for his
+ * passkey (his MFA policy asks for an API key and then a passkey), and names and payloads that would run as
  * markup if the console inserted them unescaped. Used by the console tests and by
  * `scripts/console-screenshots.ts`.
  */
@@ -38,6 +39,8 @@ export interface ConsoleScenario {
   bobKey: ApiKey;
   deniedActivityId: string;
   pendingActivityId: string;
+  /** Bob's user tag, held in `ACTIVITY_STATUS_AUTHENTICATORS_NEEDED` until he proves a passkey. */
+  mfaActivityId: string;
   /** An EIP-712 signing no policy allows, whose message carries {@link HOSTILE}. */
   typedDataActivityId: string;
   denyPolicyId: string;
@@ -148,6 +151,25 @@ export async function buildConsoleScenario(options: { hostile?: boolean } = {}):
   const byType = (type: string) => failed.find((activity) => activity.type === type)?.id as string;
   const pending = await asAlice.createWallet({ walletName: "alice's wallet", accounts: [ACCOUNT] });
   if (pending.activity.status !== "ACTIVITY_STATUS_CONSENSUS_NEEDED") throw new Error("the wallet should wait");
+  await root.createPolicy({
+    policyName: "bob tags users",
+    effect: "EFFECT_ALLOW",
+    condition: "activity.resource == 'USER' && activity.action == 'CREATE'",
+    consensus: `approvers.any(u, u.id == '${bob}')`,
+    notes: "",
+  });
+  await root.createMfaPolicy({
+    userId: bob,
+    mfaPolicyName: "tags need a passkey",
+    condition: "activity.resource == 'USER' && activity.action == 'CREATE'",
+    requiredAuthenticationMethods: [
+      { any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] },
+      { any: [{ type: "AUTHENTICATION_TYPE_PASSKEY" }, { type: "AUTHENTICATION_TYPE_EMAIL_OTP" }] },
+    ],
+    order: 0,
+  });
+  const held = await client(bobKey).createUserTag({ userTagName: "reviewed", userIds: [] });
+  if (held.activity.status !== "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") throw new Error("the tag should wait for MFA");
   return {
     server,
     credentials,
@@ -157,6 +179,7 @@ export async function buildConsoleScenario(options: { hostile?: boolean } = {}):
     deniedActivityId: byType("ACTIVITY_TYPE_SIGN_TRANSACTION_V2"),
     typedDataActivityId: byType("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"),
     pendingActivityId: pending.activity.id,
+    mfaActivityId: held.activity.id,
     denyPolicyId,
     unsignedTransaction,
     client,

@@ -10,6 +10,7 @@ import type { DecisionExplanation } from "../../engine/pipeline/explain.js";
 import type { ActivityTrace, NamedUser, VoteStanding } from "../../engine/pipeline/trace-activity.js";
 import type { Activity } from "../../model/wire-types.js";
 import { type Html, html } from "./html.js";
+import { type MfaStanding, mfaSection, mfaStandings, mfaWaitingPhrase } from "./mfa-view.js";
 import {
   type ConsoleSources,
   deliveryRows,
@@ -52,11 +53,18 @@ export function waitingPhrase(trace: ActivityTrace): string {
   return "waiting, but no user's approval could count now";
 }
 
-function verdict(activity: Activity, trace: ActivityTrace, latest: DecisionExplanation | undefined): Html {
+function verdict(
+  activity: Activity,
+  trace: ActivityTrace,
+  latest: DecisionExplanation | undefined,
+  mfa: readonly MfaStanding[],
+): Html {
   const deciding = latest?.decidingPolicy;
   const by = deciding ? html` by policy <b>${deciding.policyName ?? deciding.policyId}</b>` : "";
   let text: Html;
-  if (activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
+  if (activity.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    text = html`Waiting: <span class="waiting">${mfaWaitingPhrase(mfa)}</span>`;
+  } else if (activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     text = html`Waiting: <span class="waiting">${waitingPhrase(trace)}</span> (${latest?.reasonPhrase ?? ""})`;
   } else if (latest !== undefined && (latest.outcome === "DENY" || latest.outcome === "REJECTED")) {
     text = html`${latest.outcome === "DENY" ? "Denied" : "Rejected"}: ${latest.reasonPhrase}${by}`;
@@ -159,16 +167,20 @@ export async function activityPage(sources: ConsoleSources, activityId: string):
     (delivery) => delivery.activityId === activityId,
   );
   const latest = explanation.decisions.at(-1);
-  const pending = activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+  const pending =
+    activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED" ||
+    activity.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED";
+  const mfa = await mfaStandings(sources, activity.organizationId, activityId, trace.submitter?.userId, userNames);
   return page(
     activity.type,
     html`<h1>Activity ${activity.type}</h1>
-${verdict(activity, trace, latest)}
+${verdict(activity, trace, latest, mfa)}
 <dl><dt>id</dt><dd>${id(activity.id)}</dd><dt>status</dt><dd>${status(activity.status)}</dd>
 <dt>submitted by</dt><dd class="submitter">${trace.submitter?.userName ?? ""}</dd>
 <dt>organization</dt><dd>${organizationLink(activity.organizationId)}</dd>
 <dt>created</dt><dd>${timeOf(activity.createdAt)}</dd><dt>fingerprint</dt><dd>${id(activity.fingerprint)}</dd></dl>
-${pending ? waitingSection(trace, userNames) : ""}
+${activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED" ? waitingSection(trace, userNames) : ""}
+${mfaSection(mfa)}
 ${policiesSection(trace, latest, userNames)}
 ${votesSection(trace, pending)}
 ${decodedSection(activity, trace)}

@@ -9,6 +9,7 @@
 import type { Activity } from "../../model/wire-types.js";
 import { waitingPhrase } from "./activity-page.js";
 import { type Html, html } from "./html.js";
+import { mfaStandings, mfaWaitingPhrase } from "./mfa-view.js";
 import {
   activityLink,
   type ConsoleSources,
@@ -30,6 +31,13 @@ async function whyOf(sources: ConsoleSources, activity: Activity): Promise<strin
   if (activity.status === "ACTIVITY_STATUS_COMPLETED") return "";
   if (activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED") {
     return waitingPhrase(await sources.engine.traceActivity(activity.id));
+  }
+  if (activity.status === "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED") {
+    const submitter = activity.votes[0]?.user;
+    const names = new Map(submitter ? [[submitter.userId, submitter.userName]] : []);
+    return mfaWaitingPhrase(
+      await mfaStandings(sources, activity.organizationId, activity.id, submitter?.userId, names),
+    );
   }
   const latest = (await sources.engine.explainActivity(activity.id)).decisions.at(-1);
   if (latest !== undefined && latest.outcome !== "ALLOW") {
@@ -102,7 +110,7 @@ async function policiesSection(sources: ConsoleSources, organizationId: string):
 async function activitySections(sources: ConsoleSources, organizationId: string): Promise<Html> {
   const pending = await sources.root.getActivities({
     organizationId,
-    filterByStatus: ["ACTIVITY_STATUS_CONSENSUS_NEEDED"],
+    filterByStatus: ["ACTIVITY_STATUS_CONSENSUS_NEEDED", "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"],
     paginationOptions: { limit: String(ACTIVITY_PAGE_SIZE) },
   });
   const recent = await sources.root.getActivities({
