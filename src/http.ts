@@ -15,6 +15,13 @@ export {
   type RateLimit,
   type RequestContact,
 } from "./auth-proxy/proxy.js";
+export {
+  createFramesFetchHandler,
+  createFramesHandler,
+  FRAME_KINDS,
+  type FrameKind,
+  type FramesOptions,
+} from "./frames/index.js";
 export { createFetchHandler } from "./http/fetch.js";
 export { createHttpHandler, type NodeHttpHandler } from "./http/node.js";
 export type { HttpAdapterOptions } from "./http/respond.js";
