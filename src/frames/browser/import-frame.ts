@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { hexToBytes } from "@noble/hashes/utils.js";
+// noble's hex, not crypto/bytes': that one is Node's Buffer, which a browser lacks.
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { base58 } from "@scure/base";
-import { bytesToHex } from "../../crypto/bytes.js";
 import { hpkeSealToTarget } from "../../crypto/hpke/suite.js";
 import { type FrameRequest, serveFrame } from "./channel.js";
 import { applySettings } from "./settings.js";
