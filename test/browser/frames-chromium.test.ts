@@ -15,7 +15,7 @@ import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { Turnkey } from "@turnkey/sdk-server";
 import { type Browser, chromium, type Frame, type Page } from "playwright-core";
-import { mnemonicToAccount } from "viem/accounts";
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevCredentials, type DevServer, startDevServer } from "../support/dev-server.js";
 
@@ -43,6 +43,7 @@ const EMAIL = "frames@example.test";
 interface FramesPage {
   open(kind: string, url: string): Promise<string>;
   injectWalletExportBundle(bundle: string, organizationId: string): Promise<boolean>;
+  injectKeyExportBundle(bundle: string, organizationId: string, keyFormat?: string): Promise<boolean>;
   injectImportBundle(bundle: string, organizationId: string, userId: string): Promise<boolean>;
   extractWalletEncryptedBundle(): Promise<string>;
   injectCredentialBundle(bundle: string): Promise<boolean>;
@@ -197,6 +198,23 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
       [exportBundle],
     );
     expect(wrongOrganization).toContain("organizationId does not match expected value");
+    // So is one signed by another key, or whose signed data was altered.
+    const envelope = JSON.parse(exportBundle) as Record<string, string>;
+    const forged = [
+      JSON.stringify({ ...envelope, enclaveQuorumPublic: targetPublicKey }),
+      JSON.stringify({ ...envelope, data: `${envelope.data}20` }),
+    ];
+    const refusals = await page.evaluate(
+      ([bundles, organizationId]) =>
+        Promise.all(
+          (bundles as string[]).map((bundle) =>
+            framesPage.errorOf(() => framesPage.injectWalletExportBundle(bundle, organizationId as string)),
+          ),
+        ),
+      [forged, credentials.organizationId] as const,
+    );
+    expect(refusals[0]).toContain("not by this server's bundle signer");
+    expect(refusals[1]).toContain("failed to verify the bundle's signature");
 
     const injected = await page.evaluate(
       ([bundle, organizationId]) => framesPage.injectWalletExportBundle(bundle as string, organizationId as string),
@@ -215,6 +233,38 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
     );
     expect(again).toContain("no embedded key");
     await expectUnseen(observed, mnemonic);
+    await page.close();
+  });
+
+  it("export: a private key shows in the frame as hex, and it is the key's", async () => {
+    const tk = root();
+    const { privateKeys } = await tk.createPrivateKeys({
+      privateKeys: [
+        {
+          privateKeyName: "to export",
+          curve: "CURVE_SECP256K1",
+          addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
+          privateKeyTags: [],
+        },
+      ],
+    });
+    const { privateKeyId, addresses } = privateKeys[0] as { privateKeyId: string; addresses: { address: string }[] };
+    const observed = await openApp();
+    const { page } = observed;
+    const targetPublicKey = await page.evaluate(
+      ([url]) => framesPage.open("export", url as string),
+      [frameUrls.export],
+    );
+    const { exportBundle } = await tk.exportPrivateKey({ privateKeyId, targetPublicKey });
+    const injected = await page.evaluate(
+      ([bundle, organizationId]) => framesPage.injectKeyExportBundle(bundle as string, organizationId as string),
+      [exportBundle, credentials.organizationId],
+    );
+    expect(injected).toBe(true);
+    const shown = ((await frameOf(page, frameUrls.export).locator("#key-div").textContent()) ?? "").trim();
+    expect(shown).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(privateKeyToAccount(shown as `0x${string}`).address).toBe(addresses[0]?.address);
+    await expectUnseen(observed, shown);
     await page.close();
   });
 
