@@ -1,5 +1,6 @@
 /**
- * `custodian/http`: serve a `CustodyEngine` over the wire protocol that Turnkey's official clients speak.
+ * `custodian/http`: serve a `CustodyEngine` over the wire protocol that Turnkey's official clients speak, with the
+ * auth proxy, and the export, import and auth frames that `@turnkey/iframe-stamper` embeds.
  *
  * @module custodian/http
  */
