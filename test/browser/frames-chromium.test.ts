@@ -11,6 +11,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { Turnkey } from "@turnkey/sdk-server";
@@ -46,6 +48,8 @@ interface FramesPage {
   injectKeyExportBundle(bundle: string, organizationId: string, keyFormat?: string): Promise<boolean>;
   injectImportBundle(bundle: string, organizationId: string, userId: string): Promise<boolean>;
   extractWalletEncryptedBundle(): Promise<string>;
+  extractKeyEncryptedBundle(keyFormat?: string): Promise<string>;
+  applySettings(kind: string, styles: Record<string, string>): Promise<boolean>;
   injectCredentialBundle(bundle: string): Promise<boolean>;
   whoami(baseUrl: string, organizationId: string): Promise<{ userId: string; organizationId: string }>;
   errorOf(call: () => Promise<unknown>): Promise<string | undefined>;
@@ -296,6 +300,50 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
     });
     expect(addresses[0]).toBe(mnemonicToAccount(mnemonic).address);
     await expectUnseen(observed, mnemonic);
+    await page.close();
+  });
+
+  it("import: a private key pasted into the frame imports as the same key; the app may restyle the text area only", async () => {
+    const tk = root();
+    const secret = secp256k1.utils.randomSecretKey();
+    const typed = `0x${bytesToHex(secret)}`;
+    const observed = await openApp();
+    const { page } = observed;
+    await page.evaluate(([url]) => framesPage.open("import", url as string), [frameUrls.import]);
+    const textArea = frameOf(page, frameUrls.import).locator("#plaintext");
+
+    expect(await page.evaluate(() => framesPage.applySettings("import", { color: "rgb(1, 2, 3)" }))).toBe(true);
+    expect(await textArea.evaluate((element) => getComputedStyle(element).color)).toBe("rgb(1, 2, 3)");
+    const refused = await page.evaluate(() =>
+      framesPage.errorOf(() => framesPage.applySettings("import", { backgroundImage: "url(https://evil.test/)" })),
+    );
+    expect(refused).toContain("unsupported style property: backgroundImage");
+
+    // Nothing is sealed before an import bundle names the target.
+    await textArea.fill(typed);
+    const early = await page.evaluate(() =>
+      framesPage.errorOf(() => framesPage.extractKeyEncryptedBundle("HEXADECIMAL")),
+    );
+    expect(early).toContain("no import bundle injected");
+    expect(await textArea.inputValue()).toBe(typed);
+
+    const { importBundle } = await tk.initImportPrivateKey({ userId: credentials.userId });
+    await page.evaluate(
+      ([bundle, organizationId, userId]) =>
+        framesPage.injectImportBundle(bundle as string, organizationId as string, userId as string),
+      [importBundle, credentials.organizationId, credentials.userId],
+    );
+    const encryptedBundle = await page.evaluate(() => framesPage.extractKeyEncryptedBundle("HEXADECIMAL"));
+    const { addresses } = await tk.importPrivateKey({
+      userId: credentials.userId,
+      privateKeyName: "imported through the frame",
+      encryptedBundle,
+      curve: "CURVE_SECP256K1",
+      addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
+    });
+    expect(addresses[0]?.address).toBe(privateKeyToAccount(typed as `0x${string}`).address);
+    await expectUnseen(observed, typed);
+    await expectUnseen(observed, bytesToHex(secret));
     await page.close();
   });
 

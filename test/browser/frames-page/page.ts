@@ -37,6 +37,9 @@ const framesPage = {
   injectImportBundle: (bundle: string, organizationId: string, userId: string) =>
     stamper("import").injectImportBundle(bundle, organizationId, userId),
   extractWalletEncryptedBundle: () => stamper("import").extractWalletEncryptedBundle(),
+  extractKeyEncryptedBundle: (keyFormat?: string) =>
+    stamper("import").extractKeyEncryptedBundle(keyFormat as KeyFormat | undefined),
+  applySettings: (kind: Kind, styles: Record<string, string>) => stamper(kind).applySettings({ styles }),
   injectCredentialBundle: (bundle: string) => stamper("auth").injectCredentialBundle(bundle),
   /** `get_whoami` from this page, stamped by the auth frame. */
   whoami: async (baseUrl: string, organizationId: string) =>
