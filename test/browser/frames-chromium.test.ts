@@ -11,8 +11,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { base58 } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { Turnkey } from "@turnkey/sdk-server";
@@ -268,6 +270,41 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
     const shown = ((await frameOf(page, frameUrls.export).locator("#key-div").textContent()) ?? "").trim();
     expect(shown).toMatch(/^0x[0-9a-f]{64}$/);
     expect(privateKeyToAccount(shown as `0x${string}`).address).toBe(addresses[0]?.address);
+    await expectUnseen(observed, shown);
+    await page.close();
+  });
+
+  it("export: a Solana account's key shows as the base58 keypair Phantom takes", async () => {
+    const tk = root();
+    const { addresses } = await tk.createWallet({
+      walletName: "solana",
+      accounts: [
+        {
+          curve: "CURVE_ED25519",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/501'/0'/0'",
+          addressFormat: "ADDRESS_FORMAT_SOLANA",
+        },
+      ],
+    });
+    const address = addresses[0] as string;
+    const observed = await openApp();
+    const { page } = observed;
+    const targetPublicKey = await page.evaluate(
+      ([url]) => framesPage.open("export", url as string),
+      [frameUrls.export],
+    );
+    const { exportBundle } = await tk.exportWalletAccount({ address, targetPublicKey });
+    await page.evaluate(
+      ([bundle, organizationId]) =>
+        framesPage.injectKeyExportBundle(bundle as string, organizationId as string, "SOLANA"),
+      [exportBundle, credentials.organizationId],
+    );
+    const shown = ((await frameOf(page, frameUrls.export).locator("#key-div").textContent()) ?? "").trim();
+    const keypair = base58.decode(shown);
+    expect(keypair).toHaveLength(64);
+    expect(base58.encode(keypair.subarray(32))).toBe(address);
+    expect(base58.encode(ed25519.getPublicKey(keypair.subarray(0, 32)))).toBe(address);
     await expectUnseen(observed, shown);
     await page.close();
   });
