@@ -324,8 +324,10 @@ export async function serve(argv: string[]): Promise<void> {
   // The frames need an origin apart from the API's and the app's: the next port unless told otherwise.
   const framesPort =
     values["frames-port"] === undefined ? (port === 0 ? 0 : port + 1) : integerOf(values["frames-port"]);
+  if (values["frames-port"] === undefined && framesPort === 65536)
+    throw new Error("--port 65535 leaves no next port for the frames: name one with --frames-port");
   if (framesPort === undefined || framesPort < 0 || framesPort > 65535)
-    throw new Error(`--frames-port must be 0-65535, got ${values["frames-port"] ?? port + 1}`);
+    throw new Error(`--frames-port must be 0-65535, got ${values["frames-port"]}`);
   const logFormat = values["log-format"];
   if (logFormat !== "pretty" && logFormat !== "json")
     throw new Error(`--log-format must be pretty or json, got ${logFormat}`);

@@ -55,5 +55,8 @@ describe("custodian serve --frames-port", () => {
     const run = await runCli(["serve", "--port", "0", "--data", dataPath(), "--frames-port", "70000"]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("--frames-port must be 0-65535, got 70000");
-  });
+    const last = await runCli(["serve", "--port", "65535", "--data", dataPath()]);
+    expect(last.code).not.toBe(0);
+    expect(last.stderr).toContain("--port 65535 leaves no next port for the frames: name one with --frames-port");
+    }, 60_000);
 });
