@@ -58,5 +58,5 @@ describe("custodian serve --frames-port", () => {
     const last = await runCli(["serve", "--port", "65535", "--data", dataPath()]);
     expect(last.code).not.toBe(0);
     expect(last.stderr).toContain("--port 65535 leaves no next port for the frames: name one with --frames-port");
-    }, 60_000);
+  }, 60_000);
 });
