@@ -21,6 +21,7 @@ const LAYERS = [
   ["engine"],
   ["http"],
   ["auth-proxy"],
+  ["frames"],
   ["devserver"],
   ["cli", "testing"],
 ];

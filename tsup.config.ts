@@ -31,6 +31,23 @@ export default defineConfig([
     //   refuses Node 20 at install; the library code the codecs use needs none of it, and tree-shaking leaves
     //   it out.
     noExternal: ["cborg", /^@solana\//],
+    // The frames bundle their browser scripts with esbuild only when run from source; the build ships them.
+    external: ["esbuild"],
+  },
+  {
+    // The export, import and auth frames' browser scripts: `custodian/http`'s frames handler serves
+    // `frame-scripts/<kind>.js` from next to its own chunk (src/frames/kinds.ts lists the same entries).
+    entry: {
+      "frame-scripts/export": "src/frames/browser/export-frame.ts",
+      "frame-scripts/import": "src/frames/browser/import-frame.ts",
+      "frame-scripts/auth": "src/frames/browser/auth-frame.ts",
+    },
+    format: ["iife"],
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    sourcemap: false,
+    outExtension: () => ({ js: ".js" }),
   },
   {
     // The command-line tool: ESM only, keeps its shebang.

@@ -26,6 +26,7 @@ import {
   StartupRollback,
   writeCredentials,
 } from "../devserver/data-directory.js";
+import { createFramesServer } from "../devserver/frames-server.js";
 import { createDevServerHandler } from "../devserver/handler.js";
 import { createLogger, logDatabaseAvailability, wantsColour } from "../devserver/log.js";
 import { CustodyEngine, type CustodyEngineOptions } from "../engine/engine.js";
@@ -46,6 +47,7 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
                        [--signer-threads N] [--signer-thread-nice N] [--proxy-origin ORIGIN ...]
                        [--proxy-limit NAME=COUNT/PERIOD ...] [--sponsor-key HEX] [--trusted-proxy ADDRESS ...]
                        [--oauth2-token-endpoint PROVIDER=URL ...]
+                       [--frames-port PORT]
 
   --host             address to listen on (default 127.0.0.1)
   --port             port to listen on; 0 picks a free one (default 8080)
@@ -104,6 +106,9 @@ export const SERVE_USAGE = `usage: custodian serve [--host 127.0.0.1] [--port 80
   --trusted-proxy    an address or CIDR block of a reverse proxy in front of the server whose X-Forwarded-For
                      IP allowlists believe (read from the right); repeat for several. Default: none, so
                      allowlists see the connection's peer address
+  --frames-port      port of the export, import and auth frames (@turnkey/iframe-stamper's iframeUrl), on an
+                     origin apart from the app's pages; 0 picks a free one (default: --port + 1, or 0 with
+                     --port 0)
   --headers-timeout-ms  close a connection whose request headers take longer (default 10000)
   --request-timeout-ms  close a connection whose whole request (headers and body) takes longer (default 30000)
   -h, --help         this text
@@ -112,7 +117,8 @@ The server prints what a client needs (base URL, organization and user ids, the 
 credentials file holding the private key, the bundle signer's public key: clients pass it as
 dangerouslyOverrideSignerPublicKey to open export bundles and seal imports, and the token signer's public key,
 which verifySessionJwtSignature and verifyOtpVerificationToken take) and writes the same to the credentials
-file. It prints the dev console's address with its token, and one log line per request.
+file. It prints the dev console's address with its token, the export, import and auth frames' addresses, and one
+log line per request.
 
 The server also serves the Auth Proxy API at /v1/* (a kit's authProxyUrl is the server's URL; new users
 become sub-organizations of the dev organization), prints each one-time code it sends, and lists the
@@ -210,13 +216,13 @@ export function tokensOf(values: readonly string[]): Record<string, TokenOption[
   return tokens;
 }
 
-async function listen(server: Server, port: number, host: string): Promise<void> {
+async function listen(server: Server, port: number, host: string, flag = "--port"): Promise<void> {
   await new Promise<void>((ready, fail) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE") {
         fail(
           new Error(
-            `port ${port} on ${host} is in use (another custodian serve?); stop that process or pick another port with --port (--port 0 picks a free one)`,
+            `port ${port} on ${host} is in use (another custodian serve?); stop that process or pick another port with ${flag} (${flag} 0 picks a free one)`,
           ),
         );
       } else fail(error);
@@ -322,6 +328,7 @@ export async function serve(argv: string[]): Promise<void> {
         "proxy-limit": { type: "string", multiple: true, default: [] },
         "sponsor-key": { type: "string" },
         "trusted-proxy": { type: "string", multiple: true, default: [] },
+        "frames-port": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     },
@@ -334,6 +341,13 @@ export async function serve(argv: string[]): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0-65535, got ${values.port}`);
+  // The frames need an origin apart from the API's and the app's: the next port unless told otherwise.
+  const framesPort =
+    values["frames-port"] === undefined ? (port === 0 ? 0 : port + 1) : integerOf(values["frames-port"]);
+  if (values["frames-port"] === undefined && framesPort === 65536)
+    throw new Error("--port 65535 leaves no next port for the frames: name one with --frames-port");
+  if (framesPort === undefined || framesPort < 0 || framesPort > 65535)
+    throw new Error(`--frames-port must be 0-65535, got ${values["frames-port"]}`);
   const logFormat = values["log-format"];
   if (logFormat !== "pretty" && logFormat !== "json")
     throw new Error(`--log-format must be pretty or json, got ${logFormat}`);
@@ -392,6 +406,14 @@ export async function serve(argv: string[]): Promise<void> {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const baseUrl = `http://${host}:${address.port}`;
+  const frames = createFramesServer();
+  try {
+    await listen(frames.server, framesPort, values.host, "--frames-port");
+  } catch (error) {
+    await new Promise((closed) => server.close(closed));
+    throw error;
+  }
+  const framesUrl = `http://${host}:${(frames.server.address() as AddressInfo).port}`;
 
   const rollback = new StartupRollback();
   const credentialsPath = credentialsPathOf(dataDirectory, values.memory);
@@ -439,9 +461,11 @@ export async function serve(argv: string[]): Promise<void> {
   } catch (error) {
     rollback.undo();
     await new Promise((closed) => server.close(closed));
+    await new Promise((closed) => frames.server.close(closed));
     throw error;
   }
   const { engine, storage, credentials, seeded } = started;
+  frames.serve({ signerPublicKey: await engine.signerPublicKey() });
 
   const consoleToken = randomBytes(24).toString("base64url");
   const rootView = engine.as({ userId: credentials.userId });
@@ -496,6 +520,8 @@ export async function serve(argv: string[]): Promise<void> {
   // Installed before the banner: whoever reads "listening on" may signal at once.
   const shutdown = () => {
     if (clientDisconnects > 0) logger.warn(`${clientDisconnects} requests ended by their client before an answer`);
+    frames.server.close();
+    frames.server.closeAllConnections();
     server.close(() => {
       // The dispatcher lets go of the store first; pending deliveries resume at the next start.
       void engine
@@ -524,6 +550,10 @@ export async function serve(argv: string[]): Promise<void> {
     `signed requests are valid for ${values["request-lifetime"]} after their timestampMs`,
     `auth proxy on ${baseUrl} (authProxyUrl); outbox at ${OUTBOX_PATH} (with the console token)`,
     `console ${baseUrl}/?token=${consoleToken}`,
+    // On their own origin (another port), as export.turnkey.com and the others are: iframe-stamper's iframeUrl.
+    `export frame ${framesUrl}/export`,
+    `import frame ${framesUrl}/import`,
+    `auth frame ${framesUrl}/auth`,
   ];
   if (values["oauth2-token-endpoint"].length > 0) {
     lines.push(
