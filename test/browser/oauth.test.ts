@@ -17,7 +17,12 @@ let provider: Awaited<ReturnType<typeof startOidcProvider>>;
 beforeAll(async () => {
   provider = await startOidcProvider("dana");
   bench = await startBrowserBench({
-    oidc: { issuer: provider.issuer, jwksUri: provider.jwksUri, authorizeUrl: provider.authorizeUrl, clientId: CLIENT_ID },
+    oidc: {
+      issuer: provider.issuer,
+      jwksUri: provider.jwksUri,
+      authorizeUrl: provider.authorizeUrl,
+      clientId: CLIENT_ID,
+    },
   });
 }, 90_000);
 

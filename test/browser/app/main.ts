@@ -185,7 +185,11 @@ function createApp(config: AppConfig, client: TurnkeyClient) {
       if (!oidcToken || !publicKey) throw new Error("the page was not loaded with an OAuth answer");
       history.replaceState(null, "", location.pathname);
       sessionStorage.removeItem(OAUTH_KEY);
-      const { sessionToken, action } = await client.completeOauth({ oidcToken, publicKey, providerName: "local issuer" });
+      const { sessionToken, action } = await client.completeOauth({
+        oidcToken,
+        publicKey,
+        providerName: "local issuer",
+      });
       document.body.dataset.action = action;
       setState("signed-in");
       return { ...(await sessionView(sessionToken)), action: action as string };
@@ -200,7 +204,12 @@ function createApp(config: AppConfig, client: TurnkeyClient) {
      * Core's own `completeOtp`: it seals the code to the target bundle only after checking the bundle against
      * the hosted service's signer key, which it pins.
      */
-    async completeOtpAsShipped(params: { otpId: string; otpCode: string; otpEncryptionTargetBundle: string; email: string }) {
+    async completeOtpAsShipped(params: {
+      otpId: string;
+      otpCode: string;
+      otpEncryptionTargetBundle: string;
+      email: string;
+    }) {
       return client.completeOtp({ ...params, contact: params.email, otpType: OtpType.Email });
     },
 
@@ -209,7 +218,12 @@ function createApp(config: AppConfig, client: TurnkeyClient) {
      * it through core's HTTP client, check the verification token with the token signer key, then let core's
      * `signUpWithOtp` or `loginWithOtp` finish.
      */
-    async completeEmailOtp(params: { otpId: string; otpCode: string; otpEncryptionTargetBundle: string; email: string }) {
+    async completeEmailOtp(params: {
+      otpId: string;
+      otpCode: string;
+      otpEncryptionTargetBundle: string;
+      email: string;
+    }) {
       const publicKey = await client.createApiKeyPair();
       const encryptedOtpBundle = await encryptOtpCodeToBundle(
         params.otpCode,
@@ -217,7 +231,10 @@ function createApp(config: AppConfig, client: TurnkeyClient) {
         publicKey,
         config.signerPublicKey,
       );
-      const { verificationToken } = await client.httpClient.proxyVerifyOtpV2({ otpId: params.otpId, encryptedOtpBundle });
+      const { verificationToken } = await client.httpClient.proxyVerifyOtpV2({
+        otpId: params.otpId,
+        encryptedOtpBundle,
+      });
       const claims = await verifyOtpVerificationToken(verificationToken, config.tokenSignerPublicKey);
       const account = await client.httpClient.proxyGetAccount({
         filterType: "EMAIL",
