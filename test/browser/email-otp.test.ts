@@ -31,7 +31,7 @@ async function requestCode(app: AppPage) {
   return { otpId, otpEncryptionTargetBundle, otpCode, email: EMAIL };
 }
 
-describe("email OTP through @turnkey/core in Chromium", () => {
+describe("email OTP through @turnkey/core in Chromium", { timeout: 60_000 }, () => {
   it("signs up with the documented workaround where core pins the hosted key, then logs in again", async () => {
     const first = await bench.openApp();
     const code = await requestCode(first);

@@ -43,7 +43,7 @@ async function logInWithProvider(app: AppPage) {
   return { ...session, action: await app.page.getAttribute("body", "data-action") };
 }
 
-describe("OAuth log-in through @turnkey/core in Chromium", () => {
+describe("OAuth log-in through @turnkey/core in Chromium", { timeout: 60_000 }, () => {
   it("signs a new user up at the first log-in, and logs them in from another browser", async () => {
     const first = await bench.openApp();
     const signedUp = await logInWithProvider(first);

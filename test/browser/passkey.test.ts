@@ -17,7 +17,7 @@ afterAll(async () => {
   await bench?.close();
 });
 
-describe("passkeys through @turnkey/core in Chromium", () => {
+describe("passkeys through @turnkey/core in Chromium", { timeout: 60_000 }, () => {
   it("signs up into a new sub-organization, then logs in from another browser with the same passkey", async () => {
     const first = await bench.openApp();
     const signedUp = await first.call("signUpWithPasskey", "alice");

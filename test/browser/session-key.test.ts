@@ -60,7 +60,7 @@ async function signAndVerify(message: string, nonce: number) {
   return address;
 }
 
-describe("@turnkey/core's IndexedDB session key in Chromium", () => {
+describe("@turnkey/core's IndexedDB session key in Chromium", { timeout: 60_000 }, () => {
   it("keeps the session key as a non-extractable CryptoKey in IndexedDB", async () => {
     const session = await app.call("session");
     expect(session?.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);

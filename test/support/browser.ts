@@ -177,7 +177,19 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
     ...["--rp-id", "localhost", "--origin", app.origin],
     ...(options.oidc ? ["--oidc-issuer", `${options.oidc.issuer}=${options.oidc.jwksUri}`] : []),
   ]);
-  const baseUrl = await server.ready;
+  // Chromium starts while the server does; whichever started is stopped when the other fails.
+  const [ready, launched] = await Promise.allSettled([
+    server.ready,
+    chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }),
+  ]);
+  if (ready.status === "rejected" || launched.status === "rejected") {
+    if (launched.status === "fulfilled") await launched.value.close();
+    await server.stop();
+    await app.close();
+    throw ready.status === "rejected" ? ready.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const baseUrl = ready.value;
+  const browser = launched.value;
   const credentials = memoryRootCredentials(data);
   const consoleToken = (server.output().match(/^console \S+\?token=(\S+)$/m) as RegExpMatchArray)[1] as string;
   config = {
@@ -189,7 +201,6 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
     tokenSignerPublicKey: credentials.tokenSignerPublicKey as string,
     oidc: { authorizeUrl: options.oidc?.authorizeUrl ?? "", clientId: options.oidc?.clientId ?? "" },
   };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 
   const openApp = async (): Promise<AppPage> => {
     const context = await browser.newContext();
