@@ -19,7 +19,10 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await bench?.close();
+  if (!bench) return;
+  const problems = bench.problems();
+  await bench.close();
+  expect(problems).toEqual({ serverErrors: [], pageErrors: [] });
 });
 
 /** Asks for a code in the page and reads it from the outbox. */

@@ -27,8 +27,11 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await bench?.close();
   await provider?.close();
+  if (!bench) return;
+  const problems = bench.problems();
+  await bench.close();
+  expect(problems).toEqual({ serverErrors: [], pageErrors: [] });
 });
 
 /** Clicks the app's log-in button and waits until the provider's answer has signed the user in. */

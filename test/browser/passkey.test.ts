@@ -14,7 +14,10 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await bench?.close();
+  if (!bench) return;
+  const problems = bench.problems();
+  await bench.close();
+  expect(problems).toEqual({ serverErrors: [], pageErrors: [] });
 });
 
 describe("passkeys through @turnkey/core in Chromium", { timeout: 60_000 }, () => {

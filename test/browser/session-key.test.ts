@@ -36,7 +36,10 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await bench?.close();
+  if (!bench) return;
+  const problems = bench.problems();
+  await bench.close();
+  expect(problems).toEqual({ serverErrors: [], pageErrors: [] });
 });
 
 /** Signs the message and the transaction in the page and checks both with viem. */

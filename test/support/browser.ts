@@ -158,6 +158,8 @@ export interface BrowserBench {
   openApp(): Promise<AppPage>;
   /** The one-time codes the dev server sent to `contact`, oldest first (`GET /dev/outbox`). */
   codesSentTo(contact: string): Promise<string[]>;
+  /** What went wrong unasked: errors the server logged and exceptions no page script caught. */
+  problems(): { serverErrors: string[]; pageErrors: string[] };
   close(): Promise<void>;
 }
 
@@ -202,9 +204,11 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
     oidc: { authorizeUrl: options.oidc?.authorizeUrl ?? "", clientId: options.oidc?.clientId ?? "" },
   };
 
+  const pageErrors: string[] = [];
   const openApp = async (): Promise<AppPage> => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
     const authenticator = await VirtualAuthenticator.attach(page);
     await page.goto(`${app.origin}/`);
     await waitForState(page, "ready");
@@ -233,6 +237,13 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
     credentials,
     openApp,
     codesSentTo,
+    problems: () => ({
+      serverErrors: server
+        .output()
+        .split("\n")
+        .filter((line) => / ERROR /.test(line)),
+      pageErrors,
+    }),
     close: async () => {
       await browser.close();
       await server.stop();
