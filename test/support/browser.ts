@@ -5,7 +5,7 @@
  * authenticator attached over CDP.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,14 +33,16 @@ const CHROMIUM_ARGS = [
 const APP_DIR = fileURLToPath(new URL("../browser/app/", import.meta.url));
 const APP_SOURCES = ["main.ts", "index.html"];
 
+/** The lockfile names every installed version the bundle is made of. */
+const LOCKFILE = fileURLToPath(new URL("../../package-lock.json", import.meta.url));
+
 /**
  * The bundled app's directory. The bundle is kept in the temporary directory under a hash of the app's
- * sources and the installed `@turnkey/core`, so test files running in parallel bundle it once.
+ * sources and the lockfile, so test files running in parallel, and later runs, bundle it once.
  */
 async function bundledApp(): Promise<string> {
   const hash = createHash("sha256");
-  for (const file of APP_SOURCES) hash.update(readFileSync(join(APP_DIR, file)));
-  hash.update(readFileSync(fileURLToPath(import.meta.resolve("@turnkey/core"))));
+  for (const file of [...APP_SOURCES.map((name) => join(APP_DIR, name)), LOCKFILE]) hash.update(readFileSync(file));
   const dir = join(tmpdir(), `custodian-browser-app-${hash.digest("hex").slice(0, 16)}`);
   const bundle = join(dir, "app.js");
   if (existsSync(bundle)) return dir;
@@ -58,6 +60,7 @@ async function bundledApp(): Promise<string> {
     logLevel: "error",
   });
   renameSync(join(partial, "app.js"), bundle);
+  rmSync(partial, { recursive: true, force: true });
   return dir;
 }
 
@@ -173,7 +176,7 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
   const dir = await bundledApp();
   let config: AppConfig | undefined;
   const app = await serveApp(dir, () => config as AppConfig);
-  const data = mkdtempSync(join(tmpdir(), "custodian-browser-"));
+  const data = mkdtempSync(join(tmpdir(), "custodian-browser-data-"));
   const server = startDevServer([
     ...["--port", "0", "--data", data, "--memory", "--quiet"],
     ...["--rp-id", "localhost", "--origin", app.origin],
@@ -248,6 +251,7 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
       await browser.close();
       await server.stop();
       await app.close();
+      rmSync(data, { recursive: true, force: true });
     },
   };
 }
