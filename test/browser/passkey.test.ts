@@ -49,6 +49,7 @@ describe("passkeys through @turnkey/core in Chromium", { timeout: 60_000 }, () =
     // Another device: the passkey alone, no session or key in its storage.
     const second = await bench.openApp();
     expect(await second.call("session")).toBeUndefined();
+    expect(await second.call("storedKeys")).toEqual([]);
     await second.authenticator.addCredential(passkey as NonNullable<typeof passkey>);
     const loggedIn = await second.call("loginWithPasskey");
     expect(loggedIn).toMatchObject({

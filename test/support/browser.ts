@@ -219,7 +219,9 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
       page.evaluate(
         ([name, parameters]) => {
           const target = window.custodianApp as unknown as Record<string, (...a: unknown[]) => unknown>;
-          return target[name as string]?.(...(parameters as unknown[]));
+          const method = target[name as string];
+          if (!method) throw new Error(`the app has no method ${String(name)}`);
+          return method(...(parameters as unknown[]));
         },
         [method, args] as const,
       )) as AppPage["call"];

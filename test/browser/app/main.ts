@@ -116,11 +116,17 @@ function createApp(config: AppConfig, client: TurnkeyClient) {
 
     /** The keys in core's IndexedDB key store, read as any script of the page could. */
     async storedKeys(): Promise<StoredKey[]> {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const db = await new Promise<IDBDatabase | undefined>((resolve, reject) => {
         const request = indexedDB.open(STAMPER_DB);
+        // No store yet: creating an empty database here would keep core from creating its own.
+        request.onupgradeneeded = () => {
+          request.transaction?.abort();
+          resolve(undefined);
+        };
         request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        request.onerror = () => (request.error?.name === "AbortError" ? resolve(undefined) : reject(request.error));
       });
+      if (!db) return [];
       try {
         const store = db.transaction(STAMPER_STORE, "readonly").objectStore(STAMPER_STORE);
         const [keys, values] = await Promise.all(
