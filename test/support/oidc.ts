@@ -77,3 +77,43 @@ export async function serveJwks(jwks: JSONWebKeySet) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * An OIDC provider on loopback for browser log-ins: its key set at `/jwks.json` and an authorization endpoint
+ * (`/authorize`) that signs `subject` in at once and sends the browser back to `redirect_uri` with an ID token
+ * in the fragment (the implicit flow, `response_type=id_token`), issued to `client_id` and carrying `nonce`.
+ * `subject` may be changed between log-ins; `issued` lists the tokens handed out.
+ */
+export async function startOidcProvider(subject = "subject-1") {
+  const state = { subject, issued: [] as string[] };
+  let issuer: TestIssuer | undefined;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://provider.invalid");
+    if (url.pathname === "/jwks.json" && issuer) {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(issuer.jwks));
+      return;
+    }
+    const redirect = url.searchParams.get("redirect_uri");
+    const clientId = url.searchParams.get("client_id");
+    const nonce = url.searchParams.get("nonce");
+    if (url.pathname !== "/authorize" || !issuer || !redirect || !clientId || !nonce) {
+      res.writeHead(400, { "content-type": "text/plain" }).end("unknown request");
+      return;
+    }
+    void issuer.token({ sub: state.subject, aud: clientId, extra: { nonce } }).then((token) => {
+      state.issued.push(token);
+      const fragment = new URLSearchParams({ id_token: token, state: url.searchParams.get("state") ?? "" });
+      res.writeHead(302, { location: `${redirect}#${fragment}` }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = await TestIssuer.create(origin, "ES256");
+  return {
+    state,
+    issuer: origin,
+    jwksUri: `${origin}/jwks.json`,
+    authorizeUrl: `${origin}/authorize`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
