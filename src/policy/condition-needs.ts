@@ -104,7 +104,10 @@ function anyOf(each: readonly Necessary[]): Necessary {
   if (first === undefined) return merged;
   for (const [pathId, values] of first) {
     if (others.every((necessary) => necessary.has(pathId))) {
-      merged.set(pathId, new Set([values, ...others.map((necessary) => necessary.get(pathId)!)].flatMap((v) => [...v])));
+      merged.set(
+        pathId,
+        new Set([values, ...others.map((necessary) => necessary.get(pathId)!)].flatMap((v) => [...v])),
+      );
     }
   }
   return merged;
@@ -130,15 +133,20 @@ function compareNeeds(expr: Expr & { kind: "compare" }, walk: Walk): Necessary {
   if ("pathId" in left && "pathId" in right) throw new Unknowable();
   const ordering = expr.operator !== "==" && expr.operator !== "!=";
   if ("literal" in left && "literal" in right) {
-    if (ordering ? typeof left.literal !== "bigint" || typeof right.literal !== "bigint" : typeof left.literal !== typeof right.literal) {
+    if (
+      ordering
+        ? typeof left.literal !== "bigint" || typeof right.literal !== "bigint"
+        : typeof left.literal !== typeof right.literal
+    ) {
       throw new Unknowable();
     }
     if (typeof left.literal === "string") walk.steps += left.literal.length >> 10;
     return new Map();
   }
-  const [field, literal] = (
-    "pathId" in left ? [left, right] : [right, left]
-  ) as [{ pathId: number }, { literal: Scalar }];
+  const [field, literal] = ("pathId" in left ? [left, right] : [right, left]) as [
+    { pathId: number },
+    { literal: Scalar },
+  ];
   if (ordering && typeof literal.literal !== "bigint") throw new Unknowable();
   setType(walk, field.pathId, typeof literal.literal as FieldType);
   // A literal string on the left costs its length; a field's is short (the index checks it per decision).

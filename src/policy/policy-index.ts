@@ -197,8 +197,8 @@ function chooseKeys(analysed: readonly (ConditionNeeds | undefined)[]): (number 
   const distinct = new Map<number, Set<Scalar>>();
   for (const needs of analysed) {
     for (const [pathId, values] of needs?.necessary ?? []) {
-      let known = distinct.get(pathId);
-      if (known === undefined) distinct.set(pathId, (known = new Set()));
+      const known = distinct.get(pathId) ?? new Set<Scalar>();
+      distinct.set(pathId, known);
       for (const value of values) known.add(value);
     }
   }

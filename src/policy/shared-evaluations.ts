@@ -118,9 +118,7 @@ class PolicyList {
   private remember(
     list: Evaluation[],
     { approvers, credentials }: { approvers: readonly unknown[]; credentials: readonly unknown[] },
-    selected:
-      | { values: unknown[]; selection: Selection; judged: readonly number[]; records: Evaluation[] }
-      | undefined,
+    selected: { values: unknown[]; selection: Selection; judged: readonly number[]; records: Evaluation[] } | undefined,
   ): Evaluation[] {
     const last = this.last;
     const same = last !== undefined && sameMembers(last.list, list);
@@ -142,10 +140,7 @@ class PolicyList {
   }
 
   /** The records of policies with a false condition for these approvers and credentials (by the first approver). */
-  private falseConditionRecords(
-    approvers: readonly unknown[],
-    credentials: readonly unknown[],
-  ): FalseConditionRecords {
+  private falseConditionRecords(approvers: readonly unknown[], credentials: readonly unknown[]): FalseConditionRecords {
     const first = (approvers[0] ?? NO_VOTER) as object;
     const known = this.falseConditions.get(first);
     if (known !== undefined && sameMembers(known.approvers, approvers) && sameMembers(known.credentials, credentials)) {
