@@ -115,7 +115,11 @@ const context = fc
       ),
       fc.constant(undefined),
     ),
-    voters: fc.oneof(fc.subarray([0, 1, 2], { minLength: 1 }), fc.constant([0]), fc.constant([])),
+    voters: fc.oneof(
+      fc.subarray([0, 1, 2], { minLength: 1 }),
+      fc.constant<number[]>([0]),
+      fc.constant<number[]>([]),
+    ) as fc.Arbitrary<number[]>,
     // Now and then an approver the caller built (not immutable): never answered from what was kept.
     mutable: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   })
