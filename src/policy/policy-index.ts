@@ -16,6 +16,7 @@ import type { CompiledPolicy } from "./evaluate-policy.js";
 import type { FieldCache } from "./evaluator.js";
 import { type FieldRead, readField, type Scalar } from "./field-tests.js";
 import type { PolicyContext } from "./types.js";
+import { ownField } from "./values.js";
 
 /** Fields (by their place in {@link PolicyIndex.reads}) with the types some policies need of them. */
 interface Needs {
@@ -38,6 +39,13 @@ interface Key {
 export interface Selection {
   readonly met: readonly boolean[];
   readonly found: readonly (readonly number[] | undefined)[];
+  /**
+   * For each set of needs not met only because some fields' keywords are absent from the activity (every other
+   * field readable with its type): which of its fields those are. Such a condition fails at its first read of
+   * an absent keyword, whatever the other fields hold, so it fails the same way for every activity that lacks
+   * the same keywords.
+   */
+  readonly absent: readonly (string | undefined)[];
 }
 
 const NONE: readonly number[] = [];
@@ -51,6 +59,8 @@ export class PolicyIndex {
   private readonly keys: Key[];
   /** The policies judged for every activity: not keyed (a `time`, no condition, a shape of other tests). */
   private readonly always: readonly number[];
+  /** Each policy's set of needs (its place in {@link needs}), or -1 for one judged always. */
+  private readonly needsOf: Int32Array;
 
   private constructor(
     private readonly size: number,
@@ -65,6 +75,10 @@ export class PolicyIndex {
     this.needs = needs;
     this.keys = keys;
     this.always = always;
+    this.needsOf = new Int32Array(size).fill(-1);
+    needs.forEach(({ policies }, n) => {
+      for (const i of policies) this.needsOf[i] = n;
+    });
   }
 
   /** The index of `policies`, or `undefined` when some field they read has no path number to share. */
@@ -140,19 +154,37 @@ export class PolicyIndex {
     return values;
   }
 
-  /** What `values` (from {@link values}) select. */
-  select(values: readonly unknown[]): Selection {
-    const met = this.needs.map(({ slots, types }) => {
+  /** What `values` (from {@link values}, read in `context`) select. */
+  select(values: readonly unknown[], context: PolicyContext): Selection {
+    const met: boolean[] = [];
+    const absent: (string | undefined)[] = [];
+    for (const { slots, types } of this.needs) {
+      let all = true;
+      let missing: string | undefined = "";
       for (let i = 0; i < slots.length; i++) {
-        const value = values[slots[i] as number];
-        if (value === undefined) return false;
+        const slot = slots[i] as number;
+        const value = values[slot];
         const type = types[i];
-        if (type !== "any" && typeof value !== type) return false;
+        if (value !== undefined && (type === "any" || typeof value === type)) continue;
+        all = false;
+        if (missing === undefined) continue;
+        const keyword = ownField(context, (this.reads[slot] as FieldRead).keyword);
+        missing = keyword === undefined || keyword === null ? `${missing}${slot},` : undefined;
       }
-      return true;
-    });
+      met.push(all);
+      absent.push(all ? undefined : missing);
+    }
     const found = this.keys.map(({ slot, byValue }) => byValue.get(values[slot] as Scalar));
-    return { met, found };
+    return { met, found, absent };
+  }
+
+  /**
+   * When policy `i` is judged only because its condition reads keywords the activity lacks (see
+   * {@link Selection.absent}), which fields those are; otherwise `undefined`.
+   */
+  absentFor(i: number, { met, absent }: Selection): string | undefined {
+    const n = this.needsOf[i] as number;
+    return n < 0 || met[n] ? undefined : absent[n];
   }
 
   /** Whether two selections leave the same policies to judge. */

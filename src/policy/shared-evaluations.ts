@@ -21,7 +21,7 @@ import type { PolicyRun } from "./compiled.js";
 import type { CompiledPolicy } from "./evaluate-policy.js";
 import { allImmutable, sameMembers } from "./immutable-inputs.js";
 import { PolicyIndex, type Selection } from "./policy-index.js";
-import type { Evaluation, PolicyContext } from "./types.js";
+import type { Evaluation, EvaluationError, PolicyContext } from "./types.js";
 
 /** The last frozen list decided for a list of policies, with what it was decided from. */
 interface Last {
@@ -44,6 +44,8 @@ interface FalseConditionRecords {
 }
 
 const NO_VOTER = {};
+/** Patterns of absent keywords kept per policy: a few in practice (the chains an organization signs on). */
+const MAX_FAILURES = 16;
 
 /** One list of policies, as the engine decides with it. */
 class PolicyList {
@@ -51,6 +53,8 @@ class PolicyList {
   private index: PolicyIndex | undefined;
   private last: Last | undefined;
   private readonly falseConditions = new WeakMap<object, FalseConditionRecords>();
+  /** Per policy, the record of its condition failing on absent keywords, by which fields those are. */
+  private readonly failures: Map<string, Evaluation>[] = [];
 
   constructor(readonly policies: readonly CompiledPolicy[]) {}
 
@@ -74,10 +78,10 @@ class PolicyList {
     if (sameVoters && index.allPure && last.values !== undefined && sameMembers(last.values, values)) {
       return last.list as Evaluation[];
     }
-    const selection = index.select(values);
+    const selection = index.select(values, context);
     const sameSelection = sameVoters && last.selection !== undefined && PolicyIndex.same(last.selection, selection);
     const judged = sameSelection ? last.judged : index.toJudge(selection);
-    const records = judged.map((i) => (this.policies[i] as CompiledPolicy).evaluateIn(run, true));
+    const records = judged.map((i) => this.judge(i, index.absentFor(i, selection), run));
     if (sameSelection && sameMembers(last.records, records)) {
       last.values = allReadable(values) ? values : undefined;
       return last.list as Evaluation[];
@@ -99,6 +103,25 @@ class PolicyList {
       list[i] = record;
     }
     return this.remember(list, voters, { values, selection, judged, records });
+  }
+
+  /**
+   * Policy `i`'s record. One whose condition reads keywords the activity lacks (`absent` names which) fails
+   * the same way for every such activity: its record, computed once, is copied (a record with an error is the
+   * activity's own).
+   */
+  private judge(i: number, absent: string | undefined, run: PolicyRun): Evaluation {
+    const policy = this.policies[i] as CompiledPolicy;
+    if (absent === undefined) return policy.evaluateIn(run, true);
+    const failures = this.failures[i] ?? new Map<string, Evaluation>();
+    this.failures[i] = failures;
+    const known = failures.get(absent);
+    if (known !== undefined) return { ...known, error: { ...(known.error as EvaluationError) } };
+    const record = policy.evaluateIn(run, true);
+    if (record.error?.field === "condition" && failures.size < MAX_FAILURES) {
+      failures.set(absent, { ...record, error: { ...record.error } });
+    }
+    return record;
   }
 
   /** Every policy judged; the list kept as the last one (without what selected it). */
