@@ -6,6 +6,8 @@
  *   known false by that index has the record it had the last time its condition was false with the same
  *   approvers and credentials (a consensus reads nothing else, and a false condition spends the same steps
  *   whatever its values): kept per approvers, computed by judging it the first time;
+ * - a policy whose condition reads keywords the activity lacks (`eth` for a raw payload) fails at the first such
+ *   read whatever the other fields hold: its record is kept per set of absent keywords, and copied;
  * - when the activity selects the same policies as the last one and those give the same records, the last
  *   frozen list is the answer; when every field every policy reads holds the same value, it is without
  *   judging any.
