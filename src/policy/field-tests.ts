@@ -48,7 +48,7 @@ export interface FieldRead {
 }
 
 /** A value a test compares: what a field or a literal reads as in the language. */
-type Scalar = string | boolean | bigint;
+export type Scalar = string | boolean | bigint;
 
 /** Runs the tests: the expression's bool, or `undefined` to let the closures decide. */
 export type FieldFastPath = (run: EvaluationRun) => boolean | undefined;
@@ -225,7 +225,7 @@ function scalarCode(expr: Expr, field: PolicyExpressionField, reads: FieldRead[]
 }
 
 /** `keyword.field…` when `expr` is a chain of plain field steps from a keyword of `field`. */
-function fieldReadOf(expr: Expr, field: PolicyExpressionField): FieldRead | undefined {
+export function fieldReadOf(expr: Expr, field: PolicyExpressionField): FieldRead | undefined {
   if (expr.kind !== "chain" || expr.head.kind !== "ident" || expr.steps.length === 0) return undefined;
   const keyword = expr.head.name;
   // `time` reads the trusted clock, and a name outside the field's scope always fails: neither is a field read.
@@ -244,11 +244,11 @@ function fieldReadOf(expr: Expr, field: PolicyExpressionField): FieldRead | unde
  * `undefined` for anything they would read differently or fail on.
  */
 export function readField(context: PolicyContext, read: FieldRead, cache: FieldCache | undefined): unknown {
-  const fresh = () => fieldValue(context as unknown as Record<string, unknown>, read.keyword, read.fields);
-  if (cache === undefined || read.pathId === undefined) return fresh();
+  const record = context as unknown as Record<string, unknown>;
+  if (cache === undefined || read.pathId === undefined) return fieldValue(record, read.keyword, read.fields);
   let value = cache[read.pathId];
   if (value === undefined) {
-    value = fresh() ?? UNREADABLE;
+    value = fieldValue(record, read.keyword, read.fields) ?? UNREADABLE;
     cache[read.pathId] = value;
   }
   return value === UNREADABLE ? undefined : value;
