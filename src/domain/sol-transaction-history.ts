@@ -1,6 +1,7 @@
 /**
  * `list_sol_transaction_history` for one wallet account on one Solana cluster, read from the cluster: its
- * `getSignaturesForAddress` (at `confirmed` commitment, newest first) is the list, and each entry is read with
+ * `getSignaturesForAddress` (at `confirmed` commitment, newest first) of the address and of its associated
+ * token accounts of the listed tokens is the list, and each entry is read with
  * `getTransaction` and its block with `getBlock` (`chains/solana-transfers.ts`). A cursor is the entry's
  * signature, which the node pages by. Entries that custodian's `sol_send_transaction` activities broadcast
  * carry their origin (`TURNKEY`) and the activity's fingerprint.
@@ -23,6 +24,7 @@ import {
 } from "../chains/solana-transfers.js";
 import type { QueryContext } from "../contract/operation.js";
 import type { PaginationInput } from "../contract/schema.js";
+import { associatedTokenAddress } from "../crypto/addresses/solana-pda.js";
 import {
   engineSends,
   type HistoryPageRequest,
@@ -41,17 +43,51 @@ const SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 /** The most `getSignaturesForAddress` answers in one call. */
 const MAX_SIGNATURES = 1000;
 
-/** The signatures of the page a request asks for, and whether entries precede and follow it. */
-async function pageOf(backend: ChainBackend, address: string, page: HistoryPageRequest) {
+/**
+ * The signatures naming any of `accounts`, newest first (by slot; one slot's in the order the node lists
+ * them), each once.
+ */
+function merged(lists: readonly SignatureEntry[][]): SignatureEntry[] {
+  const seen = new Set<string>();
+  const all: SignatureEntry[] = [];
+  for (const list of lists) {
+    for (const entry of list) {
+      if (seen.has(entry.signature)) continue;
+      seen.add(entry.signature);
+      all.push(entry);
+    }
+  }
+  // A stable sort keeps each list's own order within a slot.
+  return all.sort((a, b) => (a.slot === b.slot ? 0 : a.slot > b.slot ? -1 : 1));
+}
+
+/**
+ * The signatures of the page a request asks for, and whether entries precede and follow it. A transfer into a
+ * token account need not name its owner, so the address's associated token accounts of the listed tokens are
+ * read beside it; the `limit` newest of their union are among the `limit + 1` newest of each.
+ */
+async function pageOf(backend: ChainBackend, accounts: readonly string[], page: HistoryPageRequest) {
   if (page.direction === "before") {
     // The entries newer than the cursor, of which the page is the nearest `limit`.
-    const newer = await signaturesForAddress(backend, address, { limit: MAX_SIGNATURES, until: page.cursor });
+    const newer = merged(
+      await Promise.all(
+        accounts.map((account) =>
+          signaturesForAddress(backend, account, { limit: MAX_SIGNATURES, until: page.cursor }),
+        ),
+      ),
+    );
     return { entries: newer.slice(-page.limit), hasPreviousPage: newer.length > page.limit, hasNextPage: true };
   }
-  const listed = await signaturesForAddress(backend, address, {
-    limit: page.limit + 1,
-    ...(page.direction === "after" ? { before: page.cursor } : {}),
-  });
+  const listed = merged(
+    await Promise.all(
+      accounts.map((account) =>
+        signaturesForAddress(backend, account, {
+          limit: page.limit + 1,
+          ...(page.direction === "after" ? { before: page.cursor } : {}),
+        }),
+      ),
+    ),
+  );
   return {
     entries: listed.slice(0, page.limit),
     hasPreviousPage: page.direction === "after",
@@ -72,7 +108,8 @@ export async function solTransactionHistory(
   try {
     const { native, tokens } = await services.assets.watchedAssets(chain);
     const sends = await engineSends(data, organization.id, chain, (caip2) => services.chains.configuredId(caip2));
-    const { entries, hasPreviousPage, hasNextPage } = await pageOf(backend, address, page);
+    const accounts = [address, ...tokens.map((token) => associatedTokenAddress(address, token.address, token.owner))];
+    const { entries, hasPreviousPage, hasNextPage } = await pageOf(backend, accounts, page);
     const blocks = new Map<bigint, ReturnType<typeof solanaBlock>>();
     const blockAt = (slot: bigint) => {
       let block = blocks.get(slot);
