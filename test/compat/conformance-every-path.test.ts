@@ -1,0 +1,600 @@
+/**
+ * Every path custodian serves, driven once through `@turnkey/http` over the HTTP adapter, its answer checked
+ * against the public API description (test/support/swagger-conformance.ts). The cases run in order over one
+ * organization (and a sub-organization for the paths that act from one), each taking what earlier answers
+ * created (ids, addresses). A served path with no case here fails the last test, so a new operation cannot be
+ * added without its answer being checked; the paths not driven here yet are listed by name, and that list may
+ * only shrink.
+ */
+import { ApiKeyStamper } from "@turnkey/api-key-stamper";
+import { generateP256KeyPair } from "@turnkey/crypto";
+import { TurnkeyClient } from "@turnkey/http";
+import { serializeTransaction } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CustodyEngine } from "../../src/index.js";
+import { OPERATIONS } from "../../src/operations/table.js";
+import { type RunningAnvil, startAnvil } from "../support/anvil.js";
+import { type ApiKeyPair, engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
+import { type RunningServer, serve } from "../support/server.js";
+import { passkeyParams } from "../support/signers.js";
+import { SoftwareAuthenticator } from "../support/software-authenticator.js";
+import { conformanceFaults } from "../support/swagger-conformance.js";
+
+const EVM = "eip155:31337";
+
+/** What the cases share: ids and addresses earlier answers gave. */
+type Context = Record<string, string>;
+
+/** One path's case: who calls (the root's organization or the sub-organization), the body, what to keep. */
+interface Case {
+  readonly method: string;
+  /** Activities: the parameters (the envelope is added); queries: the body without `organizationId`. */
+  readonly body: (context: Context) => Record<string, unknown>;
+  readonly as?: "root" | "sub";
+  /** Keeps what later cases need from the answer (for activities: the result member's value). */
+  readonly keep?: (answer: Record<string, unknown>, context: Context) => void;
+  /** Sets up what the case needs outside the API (a devnet balance). */
+  readonly prepare?: (context: Context) => Promise<void>;
+  /**
+   * The stable reason of a refusal the path always answers here (boot proofs: custodian runs in no enclave);
+   * the refusal is what is checked.
+   */
+  readonly refusal?: string;
+}
+
+/** Paths custodian serves that no case below drives yet; each gets a case and leaves this list. */
+const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
+  // Need an OIDC issuer, an OAuth 2.0 token endpoint or a code from the outbox.
+  "submit/create_oauth_providers",
+  "query/get_oauth_providers",
+  "submit/delete_oauth_providers",
+  "submit/oauth",
+  "submit/oauth_login",
+  "submit/create_oauth2_credential",
+  "submit/update_oauth2_credential",
+  "submit/delete_oauth2_credential",
+  "submit/oauth2_authenticate",
+  "query/get_oauth2_credential",
+  "query/list_oauth2_credentials",
+  "submit/init_otp",
+  "submit/verify_otp",
+  "submit/otp_login",
+  "submit/init_otp_auth",
+  "submit/otp_auth",
+  "submit/email_auth",
+  "submit/init_user_email_recovery",
+  "submit/recover_user",
+  "query/list_email_events",
+  // Need a bundle encrypted to an import target, or a second approver.
+  "submit/import_wallet",
+  "submit/import_private_key",
+  "submit/init_import_secrets",
+  "submit/import_secrets",
+  "submit/export_secrets",
+  "query/list_secrets",
+  "submit/approve_activity",
+  "submit/reject_activity",
+  // Need a Solana cluster, or a funded EVM account and the status tracker.
+  "submit/sol_send_transaction",
+  "submit/eth_send_transaction",
+  "submit/eth_undelegate_7702",
+  "query/get_send_transaction_status",
+  "query/list_sol_transaction_history",
+  "query/get_mfa_status",
+]);
+
+const ETH_ACCOUNT = {
+  curve: "CURVE_SECP256K1",
+  pathFormat: "PATH_FORMAT_BIP32",
+  path: "m/44'/60'/0'/0/0",
+  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+};
+
+const result = (answer: Record<string, unknown>) =>
+  (answer.activity as { result: Record<string, Record<string, unknown>> }).result;
+
+/** The value of the single result member of an activity answer. */
+function resultOf(answer: Record<string, unknown>): Record<string, unknown> {
+  const [value] = Object.values(result(answer));
+  return (value ?? {}) as Record<string, unknown>;
+}
+
+const CASES: readonly Case[] = [
+  // Organization
+  { method: "getWhoami", body: () => ({}) },
+  { method: "getOrganization", body: () => ({}) },
+  { method: "getOrganizationConfigs", body: () => ({}) },
+  { method: "updateOrganizationName", body: () => ({ organizationName: "Renamed" }) },
+  {
+    method: "setOrganizationFeature",
+    body: () => ({ name: "FEATURE_NAME_WEBAUTHN_ORIGINS", value: "http://localhost" }),
+  },
+  { method: "removeOrganizationFeature", body: () => ({ name: "FEATURE_NAME_WEBAUTHN_ORIGINS" }) },
+  { method: "setIpAllowlist", body: () => ({ enabled: false, rules: [{ cidr: "127.0.0.1/32", label: "loopback" }] }) },
+  { method: "getIpAllowlist", body: () => ({}) },
+  { method: "removeIpAllowlist", body: () => ({}) },
+  {
+    method: "createSubOrganization",
+    body: (context) =>
+      subOrganizationParameters("Sub", { publicKey: context.subPublicKey, privateKey: "" } as ApiKeyPair),
+    keep: (answer, context) => {
+      context.subOrganizationId = resultOf(answer).subOrganizationId as string;
+    },
+  },
+  { method: "getSubOrgIds", body: () => ({}) },
+  { method: "getVerifiedSubOrgIds", body: () => ({ filterType: "EMAIL", filterValue: "alice@acme.test" }) },
+  // Users, keys, tags
+  {
+    method: "createUsers",
+    body: () => ({
+      users: [
+        {
+          userName: "alice",
+          userEmail: "alice@acme.test",
+          apiKeys: [{ apiKeyName: "alice key", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
+          authenticators: [],
+          oauthProviders: [],
+          userTags: [],
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.userId = (resultOf(answer).userIds as string[])[0] as string;
+    },
+  },
+  {
+    method: "createApiOnlyUsers",
+    body: () => ({
+      apiOnlyUsers: [
+        { userName: "robot", userTags: [], apiKeys: [{ apiKeyName: "robot key", publicKey: p256KeyPair().publicKey }] },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.robotId = (resultOf(answer).userIds as string[])[0] as string;
+    },
+  },
+  { method: "getUser", body: (context) => ({ userId: context.userId }) },
+  { method: "getUsers", body: () => ({}) },
+  { method: "updateUser", body: (context) => ({ userId: context.userId, userName: "alice a.", userTagIds: [] }) },
+  { method: "updateUserName", body: (context) => ({ userId: context.userId, userName: "alice" }) },
+  { method: "updateUserEmail", body: (context) => ({ userId: context.userId, userEmail: "alice@acme.example" }) },
+  { method: "updateUserPhoneNumber", body: (context) => ({ userId: context.userId, userPhoneNumber: "+14155550123" }) },
+  {
+    method: "createApiKeys",
+    body: (context) => ({
+      userId: context.userId,
+      apiKeys: [
+        {
+          apiKeyName: "expiring",
+          publicKey: p256KeyPair().publicKey,
+          curveType: "API_KEY_CURVE_P256",
+          expirationSeconds: "3600",
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.apiKeyId = (resultOf(answer).apiKeyIds as string[])[0] as string;
+    },
+  },
+  { method: "getApiKey", body: (context) => ({ apiKeyId: context.apiKeyId }) },
+  { method: "getApiKeys", body: (context) => ({ userId: context.userId }) },
+  { method: "deleteApiKeys", body: (context) => ({ userId: context.userId, apiKeyIds: [context.apiKeyId] }) },
+  {
+    method: "createAuthenticators",
+    body: (context) => ({ userId: context.userId, authenticators: [passkeyParams(new SoftwareAuthenticator())] }),
+    keep: (answer, context) => {
+      context.authenticatorId = (resultOf(answer).authenticatorIds as string[])[0] as string;
+    },
+  },
+  { method: "getAuthenticators", body: (context) => ({ userId: context.userId }) },
+  {
+    method: "getAuthenticator",
+    body: (context) => ({ authenticatorId: context.authenticatorId }),
+  },
+  {
+    method: "deleteAuthenticators",
+    body: (context) => ({ userId: context.userId, authenticatorIds: [context.authenticatorId] }),
+  },
+  {
+    method: "createUserTag",
+    body: (context) => ({ userTagName: "team", userIds: [context.userId] }),
+    keep: (answer, context) => {
+      context.userTagId = resultOf(answer).userTagId as string;
+    },
+  },
+  {
+    method: "updateUserTag",
+    body: (context) => ({ userTagId: context.userTagId, newUserTagName: "crew", addUserIds: [], removeUserIds: [] }),
+  },
+  { method: "listUserTags", body: () => ({}) },
+  { method: "deleteUserTags", body: (context) => ({ userTagIds: [context.userTagId] }) },
+  {
+    method: "createInvitations",
+    body: (context) => ({
+      invitations: [
+        {
+          receiverUserName: "carol",
+          receiverUserEmail: "carol@acme.test",
+          receiverUserTags: [],
+          accessType: "ACCESS_TYPE_WEB",
+          senderUserId: context.rootUserId,
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.invitationId = (resultOf(answer).invitationIds as string[])[0] as string;
+    },
+  },
+  { method: "deleteInvitation", body: (context) => ({ invitationId: context.invitationId }) },
+  // Wallets and private keys
+  {
+    method: "createWallet",
+    body: () => ({ walletName: "main", accounts: [ETH_ACCOUNT] }),
+    keep: (answer, context) => {
+      context.walletId = resultOf(answer).walletId as string;
+      context.address = (resultOf(answer).addresses as string[])[0] as string;
+    },
+  },
+  { method: "getWallets", body: () => ({}) },
+  { method: "getWallet", body: (context) => ({ walletId: context.walletId }) },
+  { method: "updateWallet", body: (context) => ({ walletId: context.walletId, walletName: "main wallet" }) },
+  {
+    method: "createWalletAccounts",
+    body: (context) => ({ walletId: context.walletId, accounts: [{ ...ETH_ACCOUNT, path: "m/44'/60'/0'/0/1" }] }),
+    keep: (answer, context) => {
+      context.secondAddress = (resultOf(answer).addresses as string[])[0] as string;
+    },
+  },
+  {
+    method: "getWalletAccounts",
+    body: (context) => ({ walletId: context.walletId }),
+    keep: (answer, context) => {
+      const accounts = answer.accounts as { address: string; walletAccountId: string }[];
+      context.secondAccountId = accounts.find((account) => account.address === context.secondAddress)
+        ?.walletAccountId as string;
+    },
+  },
+  { method: "getWalletAccount", body: (context) => ({ walletId: context.walletId, address: context.address }) },
+  {
+    method: "createPrivateKeys",
+    body: () => ({
+      privateKeys: [
+        {
+          privateKeyName: "pk",
+          curve: "CURVE_SECP256K1",
+          privateKeyTags: [],
+          addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.privateKeyId = (resultOf(answer).privateKeys as { privateKeyId: string }[])[0]?.privateKeyId as string;
+    },
+  },
+  { method: "getPrivateKey", body: (context) => ({ privateKeyId: context.privateKeyId }) },
+  { method: "getPrivateKeys", body: () => ({}) },
+  {
+    method: "createPrivateKeyTag",
+    body: (context) => ({ privateKeyTagName: "hot", privateKeyIds: [context.privateKeyId] }),
+    keep: (answer, context) => {
+      context.privateKeyTagId = resultOf(answer).privateKeyTagId as string;
+    },
+  },
+  {
+    method: "updatePrivateKeyTag",
+    body: (context) => ({
+      privateKeyTagId: context.privateKeyTagId,
+      newPrivateKeyTagName: "warm",
+      addPrivateKeyIds: [],
+      removePrivateKeyIds: [],
+    }),
+  },
+  { method: "listPrivateKeyTags", body: () => ({}) },
+  { method: "deletePrivateKeyTags", body: (context) => ({ privateKeyTagIds: [context.privateKeyTagId] }) },
+  // Signing
+  {
+    method: "signRawPayload",
+    body: (context) => ({
+      signWith: context.address,
+      payload: "0x68656c6c6f",
+      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_KECCAK256",
+    }),
+    keep: (answer, context) => {
+      context.signActivityId = (answer.activity as { id: string }).id;
+    },
+  },
+  {
+    method: "signRawPayloads",
+    body: (context) => ({
+      signWith: context.address,
+      payloads: ["0x68656c6c6f", "0x776f726c64"],
+      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_KECCAK256",
+    }),
+  },
+  {
+    method: "signTransaction",
+    body: (context) => ({
+      signWith: context.address,
+      type: "TRANSACTION_TYPE_ETHEREUM",
+      unsignedTransaction: serializeTransaction({
+        type: "eip1559",
+        chainId: 31337,
+        nonce: 0,
+        to: "0x000000000000000000000000000000000000beef",
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: 2_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      }).slice(2),
+    }),
+    keep: (answer, context) => {
+      context.signedTransaction = resultOf(answer).signedTransaction as string;
+    },
+  },
+  {
+    method: "ethSendRawTransaction",
+    prepare: async (context) => {
+      await fetch(anvil.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "anvil_setBalance",
+          params: [context.address, "0xde0b6b3a7640000"],
+        }),
+      });
+    },
+    body: (context) => ({ signedTransaction: `0x${context.signedTransaction}`, caip2: EVM }),
+  },
+  { method: "getNonces", body: (context) => ({ address: context.address, caip2: EVM, nonce: true }) },
+  { method: "getWalletAddressBalances", body: (context) => ({ address: context.address, caip2: EVM }) },
+  { method: "listSupportedAssets", body: () => ({ caip2: EVM }) },
+  { method: "listEthTransactionHistory", body: (context) => ({ address: context.address, caip2: EVM }) },
+  { method: "getGasUsage", body: () => ({}) },
+  // Smart contract interfaces
+  {
+    method: "createSmartContractInterface",
+    body: () => ({
+      smartContractAddress: "0x000000000000000000000000000000000000c0de",
+      smartContractInterface: JSON.stringify([
+        { type: "function", name: "f", inputs: [], outputs: [], stateMutability: "nonpayable" },
+      ]),
+      type: "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+      label: "f",
+      notes: "",
+    }),
+    keep: (answer, context) => {
+      context.smartContractInterfaceId = resultOf(answer).smartContractInterfaceId as string;
+    },
+  },
+  {
+    method: "getSmartContractInterface",
+    body: (context) => ({ smartContractInterfaceId: context.smartContractInterfaceId }),
+  },
+  { method: "getSmartContractInterfaces", body: () => ({}) },
+  {
+    method: "deleteSmartContractInterface",
+    body: (context) => ({ smartContractInterfaceId: context.smartContractInterfaceId }),
+  },
+  // Policies, MFA policies, session profiles, root quorum
+  {
+    method: "createPolicy",
+    body: () => ({
+      policyName: "allow signing",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.action == 'SIGN'",
+      notes: "",
+    }),
+    keep: (answer, context) => {
+      context.policyId = resultOf(answer).policyId as string;
+    },
+  },
+  {
+    method: "createPolicies",
+    body: () => ({
+      policies: [
+        { policyName: "deny exports", effect: "EFFECT_DENY", condition: "activity.action == 'EXPORT'", notes: "" },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.secondPolicyId = (resultOf(answer).policyIds as string[])[0] as string;
+    },
+  },
+  { method: "updatePolicy", body: (context) => ({ policyId: context.policyId, policyName: "allow all signing" }) },
+  { method: "getPolicy", body: (context) => ({ policyId: context.policyId }) },
+  { method: "getPolicies", body: () => ({}) },
+  { method: "getPolicyEvaluations", body: (context) => ({ activityId: context.signActivityId }) },
+  { method: "deletePolicy", body: (context) => ({ policyId: context.policyId }) },
+  { method: "deletePolicies", body: (context) => ({ policyIds: [context.secondPolicyId] }) },
+  {
+    method: "createMfaPolicy",
+    body: (context) => ({
+      userId: context.robotId,
+      mfaPolicyName: "exports",
+      condition: "activity.action == 'EXPORT'",
+      requiredAuthenticationMethods: [{ any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] }],
+      order: 1,
+    }),
+    keep: (answer, context) => {
+      context.mfaPolicyId = resultOf(answer).mfaPolicyId as string;
+    },
+  },
+  {
+    method: "updateMfaPolicy",
+    body: (context) => ({ userId: context.robotId, mfaPolicyId: context.mfaPolicyId, mfaPolicyName: "all exports" }),
+  },
+  { method: "getMfaPolicy", body: (context) => ({ userId: context.robotId, mfaPolicyId: context.mfaPolicyId }) },
+  { method: "getMfaPolicies", body: (context) => ({ userId: context.robotId }) },
+  { method: "deleteMfaPolicy", body: (context) => ({ userId: context.robotId, mfaPolicyId: context.mfaPolicyId }) },
+  {
+    method: "createSessionProfile",
+    body: () => ({ sessionProfileName: "short", scope: "activity.action == 'SIGN'", expirationSeconds: "900" }),
+    keep: (answer, context) => {
+      context.sessionProfileId = resultOf(answer).sessionProfileId as string;
+    },
+  },
+  { method: "getSessionProfile", body: (context) => ({ sessionProfileId: context.sessionProfileId }) },
+  { method: "getSessionProfiles", body: () => ({}) },
+  { method: "updateRootQuorum", body: (context) => ({ threshold: 1, userIds: [context.rootUserId] }) },
+  // Sessions
+  { method: "createReadOnlySession", body: () => ({}) },
+  {
+    method: "createReadWriteSession",
+    body: () => ({ targetPublicKey: generateP256KeyPair().publicKeyUncompressed, expirationSeconds: "900" }),
+  },
+  { method: "stampLogin", body: () => ({ publicKey: generateP256KeyPair().publicKey, expirationSeconds: "900" }) },
+  // Webhooks
+  {
+    method: "createWebhookEndpoint",
+    body: () => ({
+      name: "activities",
+      url: "http://127.0.0.1:9/hooks",
+      subscriptions: [{ eventType: "ACTIVITY_UPDATES" }],
+    }),
+    keep: (answer, context) => {
+      context.endpointId = (resultOf(answer).webhookEndpoint as { endpointId: string }).endpointId;
+    },
+  },
+  { method: "updateWebhookEndpoint", body: (context) => ({ endpointId: context.endpointId, name: "all activities" }) },
+  { method: "listWebhookEndpoints", body: () => ({}) },
+  { method: "deleteWebhookEndpoint", body: (context) => ({ endpointId: context.endpointId }) },
+  // Proofs
+  {
+    method: "getBootProof",
+    body: () => ({ ephemeralKey: generateP256KeyPair().publicKeyUncompressed }),
+    refusal: "NOT_ATTESTED",
+  },
+  { method: "getLatestBootProof", body: () => ({ appName: "signer" }), refusal: "NOT_ATTESTED" },
+  { method: "getAppProofs", body: (context) => ({ activityId: context.signActivityId }) },
+  // Exports, imports, deletions
+  {
+    method: "exportWallet",
+    body: (context) => ({ walletId: context.walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }),
+  },
+  {
+    method: "exportWalletAccount",
+    body: (context) => ({ address: context.address, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }),
+  },
+  {
+    method: "exportPrivateKey",
+    body: (context) => ({
+      privateKeyId: context.privateKeyId,
+      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+    }),
+  },
+  { method: "initImportWallet", body: (context) => ({ userId: context.rootUserId }) },
+  { method: "initImportPrivateKey", body: (context) => ({ userId: context.rootUserId }) },
+  {
+    method: "deleteWalletAccounts",
+    body: (context) => ({ walletAccountIds: [context.secondAccountId], deleteWithoutExport: true }),
+  },
+  { method: "deleteWallets", body: (context) => ({ walletIds: [context.walletId], deleteWithoutExport: true }) },
+  {
+    method: "deletePrivateKeys",
+    body: (context) => ({ privateKeyIds: [context.privateKeyId], deleteWithoutExport: true }),
+  },
+  { method: "deleteUsers", body: (context) => ({ userIds: [context.userId] }) },
+  // Activities
+  { method: "getActivities", body: () => ({}) },
+  { method: "getActivity", body: (context) => ({ activityId: context.signActivityId }) },
+  // From the sub-organization: its own deletion.
+  { method: "deleteSubOrganization", as: "sub", body: () => ({ deleteWithoutExport: true }) },
+];
+
+let anvil: RunningAnvil;
+let engine: CustodyEngine;
+let server: RunningServer;
+const context: Context = {};
+const clients: Record<"root" | "sub", TurnkeyClient> = {} as never;
+const subKey = p256KeyPair();
+const driven = new Set<string>();
+
+const ROWS = new Map(OPERATIONS.map((operation) => [operation.method, operation]));
+const pathOf = (method: string) => {
+  const row = ROWS.get(method);
+  if (!row) throw new Error(`${method} is no operation of the table`);
+  return `${row.kind === "activity" ? "submit" : "query"}/${row.path}`;
+};
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  const fixture = await engineWithOrganization({ chains: { [EVM]: anvil.rpcUrl }, allowInsecureWebhooks: true });
+  engine = fixture.engine;
+  server = await serve(engine);
+  context.organizationId = fixture.organizationId;
+  context.rootUserId = fixture.rootUserId;
+  context.subPublicKey = subKey.publicKey;
+  clients.root = new TurnkeyClient(
+    { baseUrl: server.baseUrl },
+    new ApiKeyStamper({ apiPublicKey: fixture.rootKey.publicKey, apiPrivateKey: fixture.rootKey.privateKey }),
+  );
+  clients.sub = new TurnkeyClient(
+    { baseUrl: server.baseUrl },
+    new ApiKeyStamper({ apiPublicKey: subKey.publicKey, apiPrivateKey: subKey.privateKey }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  expect(server?.errors ?? []).toEqual([]);
+  await server?.close();
+  await engine?.close();
+  await anvil?.stop();
+});
+
+describe("every served path's answer against the public API description (@turnkey/http)", () => {
+  it("conforms, case by case", async () => {
+    const faults: string[] = [];
+    for (const { method, body, as = "root", keep, prepare, refusal } of CASES) {
+      const row = ROWS.get(method);
+      if (!row) throw new Error(`${method} is no operation of the table`);
+      const organizationId = as === "sub" ? context.subOrganizationId : context.organizationId;
+      const request =
+        row.kind === "activity"
+          ? {
+              type: row.versions[0]?.type,
+              timestampMs: String(Date.now()),
+              organizationId,
+              parameters: body(context),
+            }
+          : { organizationId, ...body(context) };
+      const call = (clients[as] as unknown as Record<string, (input: unknown) => Promise<Record<string, unknown>>>)[
+        method
+      ];
+      if (typeof call !== "function") throw new Error(`@turnkey/http has no ${method}`);
+      await prepare?.(context);
+      let answer: Record<string, unknown>;
+      try {
+        answer = await call.call(clients[as], request);
+      } catch (error) {
+        const reason = (error as { details?: { turnkeyErrorCode?: string }[] }).details?.[0]?.turnkeyErrorCode;
+        if (refusal === undefined || reason !== refusal) faults.push(`${method}: ${(error as Error).message}`);
+        else driven.add(pathOf(method));
+        continue;
+      }
+      if (refusal !== undefined) faults.push(`${method}: answered where ${refusal} was expected`);
+      const status = row.kind === "activity" ? (answer.activity as { status: string }).status : undefined;
+      if (status !== undefined && status !== "ACTIVITY_STATUS_COMPLETED") {
+        faults.push(`${method}: ${status} ${JSON.stringify((answer.activity as { failure?: unknown }).failure)}`);
+      }
+      const urlPath = `/public/v1/${pathOf(method)}`;
+      faults.push(...conformanceFaults(urlPath, answer).map((fault) => `${urlPath} ${fault}`));
+      keep?.(answer, context);
+      driven.add(pathOf(method));
+    }
+    expect(faults).toEqual([]);
+  }, 120_000);
+
+  it("has a case for every served path, or names it as not driven yet", () => {
+    const served = OPERATIONS.filter((operation) => !(operation.kind === "activity" && operation.unlistedRoute)).map(
+      (operation) => pathOf(operation.method),
+    );
+    const missing = served.filter((path) => !driven.has(path) && !NOT_DRIVEN_YET.has(path));
+    expect(missing, "served paths without a case: add one to CASES").toEqual([]);
+    const nowDriven = [...NOT_DRIVEN_YET].filter((path) => driven.has(path));
+    expect(nowDriven, "driven now: take them off NOT_DRIVEN_YET").toEqual([]);
+    expect([...NOT_DRIVEN_YET].filter((path) => !served.includes(path))).toEqual([]);
+  });
+});
