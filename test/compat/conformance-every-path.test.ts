@@ -7,14 +7,17 @@
  * only shrink.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { generateP256KeyPair } from "@turnkey/crypto";
+import { getClientSignatureMessageForLogin, getClientSignatureMessageForSignup, signWithApiKey } from "@turnkey/core";
+import { encryptOtpCodeToBundle, generateP256KeyPair } from "@turnkey/crypto";
 import { TurnkeyClient } from "@turnkey/http";
 import { serializeTransaction } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
+import { oidcNonceFor } from "../../src/operations/oauth.js";
 import { OPERATIONS } from "../../src/operations/table.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
+import { TestIssuer } from "../support/oidc.js";
 import { type RunningServer, serve } from "../support/server.js";
 import { passkeyParams } from "../support/signers.js";
 import { SoftwareAuthenticator } from "../support/software-authenticator.js";
@@ -29,8 +32,11 @@ type Context = Record<string, string>;
 interface Case {
   readonly method: string;
   /** Activities: the parameters (the envelope is added); queries: the body without `organizationId`. */
-  readonly body: (context: Context) => Record<string, unknown>;
+  readonly body: (context: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** The caller: the root user, or the sub-organization's root. */
   readonly as?: "root" | "sub";
+  /** The organization the request names, when not the caller's own. */
+  readonly organization?: (context: Context) => string;
   /** Keeps what later cases need from the answer (for activities: the result member's value). */
   readonly keep?: (answer: Record<string, unknown>, context: Context) => void;
   /** Sets up what the case needs outside the API (a devnet balance). */
@@ -45,33 +51,18 @@ interface Case {
 /** Paths custodian serves that no case below drives yet; each gets a case and leaves this list. */
 const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
   // Need an OIDC issuer, an OAuth 2.0 token endpoint or a code from the outbox.
-  "submit/create_oauth_providers",
-  "query/get_oauth_providers",
-  "submit/delete_oauth_providers",
-  "submit/oauth",
-  "submit/oauth_login",
   "submit/create_oauth2_credential",
   "submit/update_oauth2_credential",
   "submit/delete_oauth2_credential",
   "submit/oauth2_authenticate",
   "query/get_oauth2_credential",
   "query/list_oauth2_credentials",
-  "submit/init_otp",
-  "submit/verify_otp",
-  "submit/otp_login",
-  "submit/init_otp_auth",
-  "submit/otp_auth",
-  "submit/email_auth",
-  "submit/init_user_email_recovery",
-  "submit/recover_user",
-  "query/list_email_events",
-  // Need a bundle encrypted to an import target, or a second approver.
+  // Need a bundle encrypted to an import target, or an activity waiting for a vote.
   "submit/import_wallet",
   "submit/import_private_key",
   "submit/init_import_secrets",
   "submit/import_secrets",
   "submit/export_secrets",
-  "query/list_secrets",
   "submit/approve_activity",
   "submit/reject_activity",
   // Need a Solana cluster, or a funded EVM account and the status tracker.
@@ -80,7 +71,6 @@ const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
   "submit/eth_undelegate_7702",
   "query/get_send_transaction_status",
   "query/list_sol_transaction_history",
-  "query/get_mfa_status",
 ]);
 
 const ETH_ACCOUNT = {
@@ -469,6 +459,147 @@ const CASES: readonly Case[] = [
   },
   { method: "getLatestBootProof", body: () => ({ appName: "signer" }), refusal: "NOT_ATTESTED" },
   { method: "getAppProofs", body: (context) => ({ activityId: context.signActivityId }) },
+  // Log-ins: OIDC, email, OTP
+  {
+    method: "createOauthProviders",
+    body: async (context) => ({
+      userId: context.userId,
+      oauthProviders: [{ providerName: "issuer", oidcToken: await issuer.token({ sub: "alice" }) }],
+    }),
+    keep: (answer, context) => {
+      context.providerId = (resultOf(answer).providerIds as string[])[0] as string;
+    },
+  },
+  { method: "getOauthProviders", body: (context) => ({ userId: context.userId }) },
+  {
+    method: "oauth",
+    body: async () => {
+      const target = generateP256KeyPair().publicKeyUncompressed;
+      const extra = { nonce: oidcNonceFor(target) };
+      return { oidcToken: await issuer.token({ sub: "alice", extra }), targetPublicKey: target };
+    },
+  },
+  {
+    method: "oauthLogin",
+    body: async () => {
+      const { publicKey } = generateP256KeyPair();
+      return { oidcToken: await issuer.token({ sub: "alice", extra: { nonce: oidcNonceFor(publicKey) } }), publicKey };
+    },
+  },
+  {
+    method: "deleteOauthProviders",
+    body: (context) => ({ userId: context.userId, providerIds: [context.providerId] }),
+  },
+  {
+    method: "emailAuth",
+    body: () => ({
+      email: "alice@acme.example",
+      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      emailCustomization: { appName: "Demo" },
+    }),
+  },
+  {
+    method: "initUserEmailRecovery",
+    body: () => ({
+      email: "alice@acme.example",
+      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      emailCustomization: { appName: "Demo" },
+    }),
+  },
+  {
+    method: "recoverUser",
+    body: (context) => ({ userId: context.userId, authenticator: passkeyParams(new SoftwareAuthenticator()) }),
+  },
+  { method: "listEmailEvents", body: () => ({ email: "alice@acme.example" }) },
+  {
+    method: "initOtp",
+    body: () => ({ otpType: "OTP_TYPE_EMAIL", contact: VERIFIED_EMAIL, appName: "Demo" }),
+    keep: (answer, context) => {
+      context.otpId = resultOf(answer).otpId as string;
+      context.otpTarget = resultOf(answer).otpEncryptionTargetBundle as string;
+    },
+  },
+  {
+    method: "verifyOtp",
+    body: async (context) => ({
+      otpId: context.otpId,
+      encryptedOtpBundle: await encryptOtpCodeToBundle(
+        engine.outbox(VERIFIED_EMAIL).at(-1)?.otpCode as string,
+        context.otpTarget as string,
+        signupKey.publicKey,
+        await engine.signerPublicKey(),
+      ),
+    }),
+    keep: (answer, context) => {
+      context.verificationToken = resultOf(answer).verificationToken as string;
+    },
+  },
+  {
+    method: "createSubOrganization",
+    body: async (context) => {
+      const signup = getClientSignatureMessageForSignup({
+        verificationToken: context.verificationToken as string,
+        email: VERIFIED_EMAIL,
+      });
+      return {
+        subOrganizationName: "erin",
+        rootUsers: [
+          { userName: "erin", userEmail: VERIFIED_EMAIL, apiKeys: [], authenticators: [], oauthProviders: [] },
+        ],
+        rootQuorumThreshold: 1,
+        verificationToken: context.verificationToken as string,
+        clientSignature: {
+          publicKey: signupKey.publicKey,
+          scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
+          message: signup.message,
+          signature: await signWithApiKey({ content: signup.message, ...signupKey }),
+        },
+      };
+    },
+    keep: (answer, context) => {
+      context.verifiedOrganizationId = resultOf(answer).subOrganizationId as string;
+    },
+  },
+  {
+    method: "otpLogin",
+    organization: (context) => context.verifiedOrganizationId as string,
+    body: async (context) => {
+      const session = generateP256KeyPair();
+      const login = getClientSignatureMessageForLogin({
+        verificationToken: context.verificationToken as string,
+        sessionPublicKey: session.publicKey,
+      });
+      return {
+        verificationToken: context.verificationToken as string,
+        publicKey: session.publicKey,
+        clientSignature: {
+          publicKey: signupKey.publicKey,
+          scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
+          message: login.message,
+          signature: await signWithApiKey({ content: login.message, ...signupKey }),
+        },
+      };
+    },
+  },
+  {
+    method: "initOtpAuth",
+    organization: (context) => context.verifiedOrganizationId as string,
+    body: () => ({ otpType: "OTP_TYPE_EMAIL", contact: VERIFIED_EMAIL, appName: "Demo" }),
+    keep: (answer, context) => {
+      context.otpAuthId = resultOf(answer).otpId as string;
+    },
+  },
+  {
+    method: "otpAuth",
+    organization: (context) => context.verifiedOrganizationId as string,
+    body: (context) => ({
+      otpId: context.otpAuthId,
+      otpCode: engine.outbox(VERIFIED_EMAIL).at(-1)?.otpCode as string,
+      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+    }),
+  },
+  { method: "getMfaStatus", body: (context) => ({ activityId: context.signActivityId }) },
+  { method: "listSecrets", body: () => ({}) },
   // Exports, imports, deletions
   {
     method: "exportWallet",
@@ -510,9 +641,13 @@ let server: RunningServer;
 const context: Context = {};
 const clients: Record<"root" | "sub", TurnkeyClient> = {} as never;
 const subKey = p256KeyPair();
+/** The key the verified sign-up's client signatures are made with. */
+const signupKey = generateP256KeyPair();
+const VERIFIED_EMAIL = "erin@example.test";
+let issuer: TestIssuer;
 const driven = new Set<string>();
 
-const ROWS = new Map(OPERATIONS.map((operation) => [operation.method, operation]));
+const ROWS = new Map<string, (typeof OPERATIONS)[number]>(OPERATIONS.map((operation) => [operation.method, operation]));
 const pathOf = (method: string) => {
   const row = ROWS.get(method);
   if (!row) throw new Error(`${method} is no operation of the table`);
@@ -521,7 +656,12 @@ const pathOf = (method: string) => {
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  const fixture = await engineWithOrganization({ chains: { [EVM]: anvil.rpcUrl }, allowInsecureWebhooks: true });
+  issuer = await TestIssuer.create();
+  const fixture = await engineWithOrganization({
+    chains: { [EVM]: anvil.rpcUrl },
+    allowInsecureWebhooks: true,
+    oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } },
+  });
   engine = fixture.engine;
   server = await serve(engine);
   context.organizationId = fixture.organizationId;
@@ -547,19 +687,20 @@ afterAll(async () => {
 describe("every served path's answer against the public API description (@turnkey/http)", () => {
   it("conforms, case by case", async () => {
     const faults: string[] = [];
-    for (const { method, body, as = "root", keep, prepare, refusal } of CASES) {
+    for (const { method, body, as = "root", keep, prepare, refusal, organization } of CASES) {
       const row = ROWS.get(method);
       if (!row) throw new Error(`${method} is no operation of the table`);
-      const organizationId = as === "sub" ? context.subOrganizationId : context.organizationId;
+      const organizationId =
+        organization?.(context) ?? (as === "sub" ? context.subOrganizationId : context.organizationId);
       const request =
         row.kind === "activity"
           ? {
               type: row.versions[0]?.type,
               timestampMs: String(Date.now()),
               organizationId,
-              parameters: body(context),
+              parameters: await body(context),
             }
-          : { organizationId, ...body(context) };
+          : { organizationId, ...(await body(context)) };
       const call = (clients[as] as unknown as Record<string, (input: unknown) => Promise<Record<string, unknown>>>)[
         method
       ];
