@@ -25,6 +25,8 @@ import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const EVM = "eip155:31337";
 
+type Caller = "root" | "sub" | "robot" | "alice";
+
 /** What the cases share: ids and addresses earlier answers gave. */
 type Context = Record<string, string>;
 
@@ -33,8 +35,10 @@ interface Case {
   readonly method: string;
   /** Activities: the parameters (the envelope is added); queries: the body without `organizationId`. */
   readonly body: (context: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** The caller: the root user, or the sub-organization's root. */
-  readonly as?: "root" | "sub";
+  /** The caller: the root user, the sub-organization's root, the API-only user `robot` or the user `alice`. */
+  readonly as?: Caller;
+  /** The activity's status, when not COMPLETED (a vote awaited, a rejection). */
+  readonly status?: string;
   /** The organization the request names, when not the caller's own. */
   readonly organization?: (context: Context) => string;
   /** Keeps what later cases need from the answer (for activities: the result member's value). */
@@ -57,19 +61,15 @@ const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
   "submit/oauth2_authenticate",
   "query/get_oauth2_credential",
   "query/list_oauth2_credentials",
-  // Need a bundle encrypted to an import target, or an activity waiting for a vote.
+  // Need a bundle encrypted to an import target.
   "submit/import_wallet",
   "submit/import_private_key",
   "submit/init_import_secrets",
   "submit/import_secrets",
   "submit/export_secrets",
-  "submit/approve_activity",
-  "submit/reject_activity",
   // Need a Solana cluster, or a funded EVM account and the status tracker.
   "submit/sol_send_transaction",
-  "submit/eth_send_transaction",
   "submit/eth_undelegate_7702",
-  "query/get_send_transaction_status",
   "query/list_sol_transaction_history",
 ]);
 
@@ -121,7 +121,7 @@ const CASES: readonly Case[] = [
         {
           userName: "alice",
           userEmail: "alice@acme.test",
-          apiKeys: [{ apiKeyName: "alice key", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
+          apiKeys: [{ apiKeyName: "alice key", publicKey: aliceKey.publicKey, curveType: "API_KEY_CURVE_P256" }],
           authenticators: [],
           oauthProviders: [],
           userTags: [],
@@ -136,7 +136,7 @@ const CASES: readonly Case[] = [
     method: "createApiOnlyUsers",
     body: () => ({
       apiOnlyUsers: [
-        { userName: "robot", userTags: [], apiKeys: [{ apiKeyName: "robot key", publicKey: p256KeyPair().publicKey }] },
+        { userName: "robot", userTags: [], apiKeys: [{ apiKeyName: "robot key", publicKey: robotKey.publicKey }] },
       ],
     }),
     keep: (answer, context) => {
@@ -338,6 +338,21 @@ const CASES: readonly Case[] = [
       });
     },
     body: (context) => ({ signedTransaction: `0x${context.signedTransaction}`, caip2: EVM }),
+  },
+  {
+    method: "ethSendTransaction",
+    body: (context) => ({
+      from: context.address,
+      caip2: EVM,
+      calls: [{ to: "0x000000000000000000000000000000000000beef", value: "1" }],
+    }),
+    keep: (answer, context) => {
+      context.sendTransactionStatusId = resultOf(answer).sendTransactionStatusId as string;
+    },
+  },
+  {
+    method: "getSendTransactionStatus",
+    body: (context) => ({ sendTransactionStatusId: context.sendTransactionStatusId }),
   },
   { method: "getNonces", body: (context) => ({ address: context.address, caip2: EVM, nonce: true }) },
   { method: "getWalletAddressBalances", body: (context) => ({ address: context.address, caip2: EVM }) },
@@ -598,6 +613,40 @@ const CASES: readonly Case[] = [
       targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
     }),
   },
+  // Votes: the robot's signing waits for a second approver.
+  {
+    method: "createPolicy",
+    body: () => ({
+      policyName: "the robot signs with a second approver",
+      effect: "EFFECT_ALLOW",
+      condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'",
+      consensus: "approvers.count() >= 2",
+      notes: "",
+    }),
+  },
+  ...["0x01", "0x02"].map(
+    (payload): Case => ({
+      method: "signRawPayload",
+      as: "robot",
+      status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+      body: (context) => ({
+        signWith: context.address,
+        payload,
+        encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+        hashFunction: "HASH_FUNCTION_KECCAK256",
+      }),
+      keep: (answer, context) => {
+        context[`pending${payload}`] = (answer.activity as { fingerprint: string }).fingerprint;
+      },
+    }),
+  ),
+  { method: "approveActivity", as: "alice", body: (context) => ({ fingerprint: context.pending0x01 }) },
+  {
+    method: "rejectActivity",
+    as: "alice",
+    status: "ACTIVITY_STATUS_REJECTED",
+    body: (context) => ({ fingerprint: context.pending0x02 }),
+  },
   { method: "getMfaStatus", body: (context) => ({ activityId: context.signActivityId }) },
   { method: "listSecrets", body: () => ({}) },
   // Exports, imports, deletions
@@ -639,7 +688,9 @@ let anvil: RunningAnvil;
 let engine: CustodyEngine;
 let server: RunningServer;
 const context: Context = {};
-const clients: Record<"root" | "sub", TurnkeyClient> = {} as never;
+const clients: Record<Caller, TurnkeyClient> = {} as never;
+const robotKey = p256KeyPair();
+const aliceKey = p256KeyPair();
 const subKey = p256KeyPair();
 /** The key the verified sign-up's client signatures are made with. */
 const signupKey = generateP256KeyPair();
@@ -671,6 +722,15 @@ beforeAll(async () => {
     { baseUrl: server.baseUrl },
     new ApiKeyStamper({ apiPublicKey: fixture.rootKey.publicKey, apiPrivateKey: fixture.rootKey.privateKey }),
   );
+  for (const [caller, key] of [
+    ["robot", robotKey],
+    ["alice", aliceKey],
+  ] as const) {
+    clients[caller] = new TurnkeyClient(
+      { baseUrl: server.baseUrl },
+      new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
+    );
+  }
   clients.sub = new TurnkeyClient(
     { baseUrl: server.baseUrl },
     new ApiKeyStamper({ apiPublicKey: subKey.publicKey, apiPrivateKey: subKey.privateKey }),
@@ -687,7 +747,7 @@ afterAll(async () => {
 describe("every served path's answer against the public API description (@turnkey/http)", () => {
   it("conforms, case by case", async () => {
     const faults: string[] = [];
-    for (const { method, body, as = "root", keep, prepare, refusal, organization } of CASES) {
+    for (const { method, body, as = "root", keep, prepare, refusal, organization, status: expected } of CASES) {
       const row = ROWS.get(method);
       if (!row) throw new Error(`${method} is no operation of the table`);
       const organizationId =
@@ -717,7 +777,7 @@ describe("every served path's answer against the public API description (@turnke
       }
       if (refusal !== undefined) faults.push(`${method}: answered where ${refusal} was expected`);
       const status = row.kind === "activity" ? (answer.activity as { status: string }).status : undefined;
-      if (status !== undefined && status !== "ACTIVITY_STATUS_COMPLETED") {
+      if (status !== undefined && status !== (expected ?? "ACTIVITY_STATUS_COMPLETED")) {
         faults.push(`${method}: ${status} ${JSON.stringify((answer.activity as { failure?: unknown }).failure)}`);
       }
       const urlPath = `/public/v1/${pathOf(method)}`;
