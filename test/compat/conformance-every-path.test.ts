@@ -8,7 +8,13 @@
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { getClientSignatureMessageForLogin, getClientSignatureMessageForSignup, signWithApiKey } from "@turnkey/core";
-import { encryptOtpCodeToBundle, generateP256KeyPair } from "@turnkey/crypto";
+import {
+  encryptOtpCodeToBundle,
+  encryptPrivateKeyToBundle,
+  encryptSecretToBundle,
+  encryptWalletToBundle,
+  generateP256KeyPair,
+} from "@turnkey/crypto";
 import { TurnkeyClient } from "@turnkey/http";
 import { serializeTransaction } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +30,9 @@ import { SoftwareAuthenticator } from "../support/software-authenticator.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const EVM = "eip155:31337";
+const SUITE = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
+/** The BIP39 test mnemonic (all `abandon` but the last word). */
+const TEST_MNEMONIC = `${"abandon ".repeat(11)}about`;
 
 type Caller = "root" | "sub" | "robot" | "alice";
 
@@ -61,12 +70,6 @@ const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
   "submit/oauth2_authenticate",
   "query/get_oauth2_credential",
   "query/list_oauth2_credentials",
-  // Need a bundle encrypted to an import target.
-  "submit/import_wallet",
-  "submit/import_private_key",
-  "submit/init_import_secrets",
-  "submit/import_secrets",
-  "submit/export_secrets",
   // Need a Solana cluster, or a funded EVM account and the status tracker.
   "submit/sol_send_transaction",
   "submit/eth_undelegate_7702",
@@ -648,7 +651,46 @@ const CASES: readonly Case[] = [
     body: (context) => ({ fingerprint: context.pending0x02 }),
   },
   { method: "getMfaStatus", body: (context) => ({ activityId: context.signActivityId }) },
+  {
+    method: "initImportSecrets",
+    body: () => ({ encryptionSuite: SUITE, numSecrets: 1 }),
+    keep: (answer, context) => {
+      context.ingressTarget = (resultOf(answer).enclaveTargetMessages as string[])[0] as string;
+    },
+  },
+  {
+    method: "importSecrets",
+    body: async (context) => ({
+      secrets: [
+        {
+          name: "card",
+          ...(await encryptSecretToBundle({
+            plaintext: "4111111111111111",
+            ingressTargetBundle: context.ingressTarget as string,
+            organizationId: context.organizationId as string,
+            dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+          })),
+          encryptionSuite: SUITE,
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.secretId = (resultOf(answer).secretIds as string[])[0] as string;
+    },
+  },
   { method: "listSecrets", body: () => ({}) },
+  {
+    method: "exportSecrets",
+    body: (context) => ({
+      secrets: [
+        {
+          secretId: context.secretId,
+          targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+          encryptionSuite: SUITE,
+        },
+      ],
+    }),
+  },
   // Exports, imports, deletions
   {
     method: "exportWallet",
@@ -665,8 +707,52 @@ const CASES: readonly Case[] = [
       targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
     }),
   },
-  { method: "initImportWallet", body: (context) => ({ userId: context.rootUserId }) },
-  { method: "initImportPrivateKey", body: (context) => ({ userId: context.rootUserId }) },
+  {
+    method: "initImportWallet",
+    body: (context) => ({ userId: context.rootUserId }),
+    keep: (answer, context) => {
+      context.walletImportBundle = resultOf(answer).importBundle as string;
+    },
+  },
+  {
+    method: "importWallet",
+    body: async (context) => ({
+      userId: context.rootUserId,
+      walletName: "imported",
+      encryptedBundle: await encryptWalletToBundle({
+        mnemonic: TEST_MNEMONIC,
+        importBundle: context.walletImportBundle as string,
+        userId: context.rootUserId as string,
+        organizationId: context.organizationId as string,
+        dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+      }),
+      accounts: [ETH_ACCOUNT],
+    }),
+  },
+  {
+    method: "initImportPrivateKey",
+    body: (context) => ({ userId: context.rootUserId }),
+    keep: (answer, context) => {
+      context.keyImportBundle = resultOf(answer).importBundle as string;
+    },
+  },
+  {
+    method: "importPrivateKey",
+    body: async (context) => ({
+      userId: context.rootUserId,
+      privateKeyName: "imported",
+      encryptedBundle: await encryptPrivateKeyToBundle({
+        privateKey: "11".repeat(32),
+        keyFormat: "HEXADECIMAL",
+        importBundle: context.keyImportBundle as string,
+        userId: context.rootUserId as string,
+        organizationId: context.organizationId as string,
+        dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+      }),
+      curve: "CURVE_SECP256K1",
+      addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
+    }),
+  },
   {
     method: "deleteWalletAccounts",
     body: (context) => ({ walletAccountIds: [context.secondAccountId], deleteWithoutExport: true }),
