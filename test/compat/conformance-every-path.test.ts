@@ -6,9 +6,12 @@
  * added without its answer being checked; the paths not driven here yet are listed by name, and that list may
  * only shrink.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { getClientSignatureMessageForLogin, getClientSignatureMessageForSignup, signWithApiKey } from "@turnkey/core";
 import {
+  encryptOauth2ClientSecret,
   encryptOtpCodeToBundle,
   encryptPrivateKeyToBundle,
   encryptSecretToBundle,
@@ -63,13 +66,6 @@ interface Case {
 
 /** Paths custodian serves that no case below drives yet; each gets a case and leaves this list. */
 const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
-  // Need an OIDC issuer, an OAuth 2.0 token endpoint or a code from the outbox.
-  "submit/create_oauth2_credential",
-  "submit/update_oauth2_credential",
-  "submit/delete_oauth2_credential",
-  "submit/oauth2_authenticate",
-  "query/get_oauth2_credential",
-  "query/list_oauth2_credentials",
   // Need a Solana cluster, or a funded EVM account and the status tracker.
   "submit/sol_send_transaction",
   "submit/eth_undelegate_7702",
@@ -509,6 +505,39 @@ const CASES: readonly Case[] = [
     body: (context) => ({ userId: context.userId, providerIds: [context.providerId] }),
   },
   {
+    method: "createOauth2Credential",
+    body: async () => ({
+      provider: "OAUTH2_PROVIDER_DISCORD",
+      clientId: OAUTH2_CLIENT_ID,
+      encryptedClientSecret: await encryptOauth2ClientSecret("secret", await engine.oauth2ClientSecretPublicKey()),
+    }),
+    keep: (answer, context) => {
+      context.oauth2CredentialId = resultOf(answer).oauth2CredentialId as string;
+    },
+  },
+  {
+    method: "updateOauth2Credential",
+    body: async (context) => ({
+      oauth2CredentialId: context.oauth2CredentialId,
+      provider: "OAUTH2_PROVIDER_DISCORD",
+      clientId: OAUTH2_CLIENT_ID,
+      encryptedClientSecret: await encryptOauth2ClientSecret("secret 2", await engine.oauth2ClientSecretPublicKey()),
+    }),
+  },
+  { method: "getOauth2Credential", body: (context) => ({ oauth2CredentialId: context.oauth2CredentialId }) },
+  { method: "listOauth2Credentials", body: () => ({}) },
+  {
+    method: "oauth2Authenticate",
+    body: (context) => ({
+      oauth2CredentialId: context.oauth2CredentialId,
+      authCode: "code",
+      redirectUri: "https://app.example/callback",
+      codeVerifier: "verifier",
+      nonce: OAUTH2_NONCE,
+    }),
+  },
+  { method: "deleteOauth2Credential", body: (context) => ({ oauth2CredentialId: context.oauth2CredentialId }) },
+  {
     method: "emailAuth",
     body: () => ({
       email: "alice@acme.example",
@@ -782,6 +811,10 @@ const subKey = p256KeyPair();
 const signupKey = generateP256KeyPair();
 const VERIFIED_EMAIL = "erin@example.test";
 let issuer: TestIssuer;
+/** An OAuth 2.0 token endpoint answering any code with an id token of the issuer for `OAUTH2_CLIENT_ID`. */
+let tokenEndpoint: Server;
+const OAUTH2_CLIENT_ID = "discord-client";
+const OAUTH2_NONCE = oidcNonceFor(generateP256KeyPair().publicKey);
 const driven = new Set<string>();
 
 const ROWS = new Map<string, (typeof OPERATIONS)[number]>(OPERATIONS.map((operation) => [operation.method, operation]));
@@ -794,10 +827,21 @@ const pathOf = (method: string) => {
 beforeAll(async () => {
   anvil = await startAnvil();
   issuer = await TestIssuer.create();
+  tokenEndpoint = createServer(async (_request, response) => {
+    const idToken = await issuer.token({ sub: "alice", aud: OAUTH2_CLIENT_ID, extra: { nonce: OAUTH2_NONCE } });
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ access_token: "at", token_type: "Bearer", expires_in: 3600, id_token: idToken }));
+  });
+  await new Promise<void>((resolve) => tokenEndpoint.listen(0, "127.0.0.1", resolve));
   const fixture = await engineWithOrganization({
     chains: { [EVM]: anvil.rpcUrl },
     allowInsecureWebhooks: true,
     oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } },
+    oauth2Providers: {
+      OAUTH2_PROVIDER_DISCORD: {
+        tokenEndpoint: `http://127.0.0.1:${(tokenEndpoint.address() as AddressInfo).port}/token`,
+      },
+    },
   });
   engine = fixture.engine;
   server = await serve(engine);
@@ -828,6 +872,7 @@ afterAll(async () => {
   await server?.close();
   await engine?.close();
   await anvil?.stop();
+  await new Promise((resolve) => tokenEndpoint?.close(resolve));
 });
 
 describe("every served path's answer against the public API description (@turnkey/http)", () => {
