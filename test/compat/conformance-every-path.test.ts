@@ -8,6 +8,14 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { getClientSignatureMessageForLogin, getClientSignatureMessageForSignup, signWithApiKey } from "@turnkey/core";
 import {
@@ -30,9 +38,11 @@ import { TestIssuer } from "../support/oidc.js";
 import { type RunningServer, serve } from "../support/server.js";
 import { passkeyParams } from "../support/signers.js";
 import { SoftwareAuthenticator } from "../support/software-authenticator.js";
+import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 
 const EVM = "eip155:31337";
+const SOLANA = "solana:devnet";
 const SUITE = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1";
 /** The BIP39 test mnemonic (all `abandon` but the last word). */
 const TEST_MNEMONIC = `${"abandon ".repeat(11)}about`;
@@ -66,10 +76,8 @@ interface Case {
 
 /** Paths custodian serves that no case below drives yet; each gets a case and leaves this list. */
 const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
-  // Need a Solana cluster, or a funded EVM account and the status tracker.
-  "submit/sol_send_transaction",
+  // Needs an account delegated by EIP-7702 (a sponsored send through a gas station first).
   "submit/eth_undelegate_7702",
-  "query/list_sol_transaction_history",
 ]);
 
 const ETH_ACCOUNT = {
@@ -353,6 +361,46 @@ const CASES: readonly Case[] = [
     method: "getSendTransactionStatus",
     body: (context) => ({ sendTransactionStatusId: context.sendTransactionStatusId }),
   },
+  {
+    method: "createWallet",
+    body: () => ({
+      walletName: "solana",
+      accounts: [
+        {
+          curve: "CURVE_ED25519",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/501'/0'/0'",
+          addressFormat: "ADDRESS_FORMAT_SOLANA",
+        },
+      ],
+    }),
+    keep: (answer, context) => {
+      context.solanaAddress = (resultOf(answer).addresses as string[])[0] as string;
+    },
+  },
+  {
+    method: "solSendTransaction",
+    prepare: async (context) => {
+      devnet.airdrop(context.solanaAddress as string, 2_000_000_000n);
+    },
+    body: async (context) => {
+      const payer = new PublicKey(context.solanaAddress as string);
+      const { blockhash } = await new Connection(devnet.url, "confirmed").getLatestBlockhash();
+      const message = new TransactionMessage({
+        payerKey: payer,
+        recentBlockhash: blockhash,
+        instructions: [
+          SystemProgram.transfer({ fromPubkey: payer, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }),
+        ],
+      }).compileToV0Message();
+      return {
+        unsignedTransaction: Buffer.from(new VersionedTransaction(message).serialize()).toString("hex"),
+        signWiths: [context.solanaAddress],
+        caip2: SOLANA,
+      };
+    },
+  },
+  { method: "listSolTransactionHistory", body: (context) => ({ address: context.solanaAddress, caip2: SOLANA }) },
   { method: "getNonces", body: (context) => ({ address: context.address, caip2: EVM, nonce: true }) },
   { method: "getWalletAddressBalances", body: (context) => ({ address: context.address, caip2: EVM }) },
   { method: "listSupportedAssets", body: () => ({ caip2: EVM }) },
@@ -800,6 +848,7 @@ const CASES: readonly Case[] = [
 ];
 
 let anvil: RunningAnvil;
+let devnet: SolanaDevnet;
 let engine: CustodyEngine;
 let server: RunningServer;
 const context: Context = {};
@@ -826,6 +875,7 @@ const pathOf = (method: string) => {
 
 beforeAll(async () => {
   anvil = await startAnvil();
+  devnet = await startSolanaDevnet();
   issuer = await TestIssuer.create();
   tokenEndpoint = createServer(async (_request, response) => {
     const idToken = await issuer.token({ sub: "alice", aud: OAUTH2_CLIENT_ID, extra: { nonce: OAUTH2_NONCE } });
@@ -834,7 +884,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => tokenEndpoint.listen(0, "127.0.0.1", resolve));
   const fixture = await engineWithOrganization({
-    chains: { [EVM]: anvil.rpcUrl },
+    chains: { [EVM]: anvil.rpcUrl, [SOLANA]: devnet.url },
     allowInsecureWebhooks: true,
     oidcIssuers: { [issuer.issuer]: { jwks: issuer.jwks } },
     oauth2Providers: {
@@ -872,6 +922,7 @@ afterAll(async () => {
   await server?.close();
   await engine?.close();
   await anvil?.stop();
+  await devnet?.close();
   await new Promise((resolve) => tokenEndpoint?.close(resolve));
 });
 
