@@ -6,8 +6,11 @@
  * the balance watcher saw (origin EXTERNAL), newest first, with fees and transfers as the chain has them, and
  * FINALIZED once the chain finalizes their block; on Solana the cluster's own list, SOL and the listed SPL token
  * included. Both page by cursor both ways. Refusals: a private key's address, an address the organization does
- * not hold, an address of the other chain family, a chain without a backend, and a cursor of another query.
+ * not hold, an address of the other chain family, a chain without a backend, a node that does not answer, and a
+ * cursor of another query.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   AccountLayout,
   AccountState,
@@ -200,6 +203,10 @@ beforeAll(async () => {
   setAccount(mint, data, TOKEN_PROGRAM_ID);
   tokenAccount(solFunder.publicKey, 50_000_000n);
   receiver = await startReceiver();
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const deadPort = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
   const evm = httpChainBackend(anvil.rpcUrl);
   const fixture = await engineWithOrganization({
     allowInsecureWebhooks: true,
@@ -212,6 +219,7 @@ beforeAll(async () => {
         },
       },
       [SOLANA]: devnet.url,
+      "eip155:1337": `http://127.0.0.1:${deadPort}`,
     },
     tokens: {
       [EVM]: [TOKEN],
@@ -506,6 +514,10 @@ describe("refusals", () => {
       message: expect.stringContaining("no chain backend for eip155:1"),
     });
     expect(await refusal(solanaAddress, "solana:mainnet")).toMatchObject({ code: 9 });
+    expect(await refusal(evmAddress, "eip155:1337")).toMatchObject({
+      code: 14,
+      message: expect.stringContaining("could not read the transaction history: the RPC of eip155:1337 did not answer"),
+    });
     expect(await refusal(evmAddress, EVM, { after: "not-a-cursor" })).toMatchObject({
       code: 3,
       message: expect.stringContaining("paginationOptions.after"),
