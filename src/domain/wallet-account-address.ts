@@ -7,6 +7,7 @@
  */
 import type { AssetRegistry } from "../chains/assets.js";
 import { invalidArgument, notFound } from "../common/errors.js";
+import type { QueryContext } from "../contract/operation.js";
 import { addressRecordId, type DataReader } from "../model/data.js";
 import type { WalletAccountRecord } from "../model/records.js";
 
@@ -14,7 +15,7 @@ import type { WalletAccountRecord } from "../model/records.js";
  * The wallet account of `organizationId` at `address` (request member `address`), which must be an account
  * address of the configured chain `chain` (asked for as `requested`).
  */
-export async function requireWalletAccountAddress(
+async function requireWalletAccountAddress(
   data: DataReader,
   assets: AssetRegistry,
   organizationId: string,
@@ -32,4 +33,26 @@ export async function requireWalletAccountAddress(
     throw invalidArgument(`${address} is not an account address of ${requested}`, "address");
   }
   return account;
+}
+
+/**
+ * The configured chain a request's `caip2` names and the organization's wallet account at its `address`. The
+ * chain is checked first: an unconfigured one is refused before anything else, as the sends refuse it.
+ */
+export async function chainAndWalletAccount(
+  context: QueryContext,
+  request: { readonly address: string; readonly caip2: string },
+): Promise<{ chain: string; account: WalletAccountRecord }> {
+  const { services, data, organization } = context;
+  const chain = services.chains.configuredId(request.caip2);
+  services.chains.require(chain, "caip2");
+  const account = await requireWalletAccountAddress(
+    data,
+    services.assets,
+    organization.id,
+    request.address,
+    chain,
+    request.caip2,
+  );
+  return { chain, account };
 }

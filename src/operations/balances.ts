@@ -14,7 +14,7 @@ import type { AssetMetadata } from "../chains/asset-types.js";
 import { defineQuery } from "../contract/operation.js";
 import { id, withoutNul } from "../contract/schema.js";
 import { formatUnits } from "../domain/display-units.js";
-import { requireWalletAccountAddress } from "../domain/wallet-account-address.js";
+import { chainAndWalletAccount } from "../domain/wallet-account-address.js";
 
 const caip2 = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128), withoutNul);
 
@@ -36,19 +36,8 @@ export const getWalletAddressBalances = defineQuery({
     caip2,
   }),
   async handler(context, request) {
-    const { data, organization, services } = context;
-    // The chain first: an unconfigured one is refused before anything else, as the sends refuse it.
-    const chain = services.chains.configuredId(request.caip2);
-    services.chains.require(chain, "caip2");
-    const account = await requireWalletAccountAddress(
-      data,
-      services.assets,
-      organization.id,
-      request.address,
-      chain,
-      request.caip2,
-    );
-    const balances = await services.assets.balances(chain, account.address, "caip2");
+    const { chain, account } = await chainAndWalletAccount(context, request);
+    const balances = await context.services.assets.balances(chain, account.address, "caip2");
     return {
       balances: balances
         .filter(({ balance }) => balance > 0n)

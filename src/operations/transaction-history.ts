@@ -15,7 +15,7 @@ import { defineQuery } from "../contract/operation.js";
 import { id, pagination, withoutNul } from "../contract/schema.js";
 import { ethTransactionHistory } from "../domain/eth-transaction-history.js";
 import { solTransactionHistory } from "../domain/sol-transaction-history.js";
-import { requireWalletAccountAddress } from "../domain/wallet-account-address.js";
+import { chainAndWalletAccount } from "../domain/wallet-account-address.js";
 
 const address = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128), withoutNul);
 
@@ -29,17 +29,7 @@ export const listEthTransactionHistory = defineQuery({
     paginationOptions: v.optional(pagination),
   }),
   async handler(context, request) {
-    const { services, data, organization } = context;
-    const chain = services.chains.configuredId(request.caip2);
-    services.chains.require(chain, "caip2");
-    const account = await requireWalletAccountAddress(
-      data,
-      services.assets,
-      organization.id,
-      request.address,
-      chain,
-      request.caip2,
-    );
+    const { chain, account } = await chainAndWalletAccount(context, request);
     return ethTransactionHistory(context, chain, account.address, request.paginationOptions);
   },
 });
@@ -57,17 +47,7 @@ export const listSolTransactionHistory = defineQuery({
     paginationOptions: v.optional(pagination),
   }),
   async handler(context, request) {
-    const { services, data, organization } = context;
-    const chain = services.chains.configuredId(request.caip2);
-    services.chains.require(chain, "caip2");
-    const account = await requireWalletAccountAddress(
-      data,
-      services.assets,
-      organization.id,
-      request.address,
-      chain,
-      request.caip2,
-    );
+    const { chain, account } = await chainAndWalletAccount(context, request);
     return solTransactionHistory(context, chain, account.address, request.paginationOptions);
   },
 });
