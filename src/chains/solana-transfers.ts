@@ -47,6 +47,8 @@ export interface SignatureEntry {
   readonly slot: bigint;
   /** Whether the transaction failed (it then moved nothing but its fee). */
   readonly failed: boolean;
+  /** Whether the node says it is finalized (`confirmationStatus`). */
+  readonly finalized: boolean;
 }
 
 /**
@@ -75,7 +77,12 @@ export async function signaturesForAddress(
     if (!isRecord(entry) || typeof entry.signature !== "string" || !SIGNATURE.test(entry.signature)) {
       throw new ChainUnreachable(method, "the answer holds an entry without a signature");
     }
-    return { signature: entry.signature, slot: slotOf(entry.slot, method), failed: (entry.err ?? null) !== null };
+    return {
+      signature: entry.signature,
+      slot: slotOf(entry.slot, method),
+      failed: (entry.err ?? null) !== null,
+      finalized: entry.confirmationStatus === "finalized",
+    };
   });
 }
 
@@ -93,6 +100,8 @@ export interface SolanaTransaction {
   readonly postBalances: readonly bigint[];
   readonly preTokenBalances: readonly TokenBalance[];
   readonly postTokenBalances: readonly TokenBalance[];
+  /** The signers, the first accounts of the message, each with whether it is writable (the message header). */
+  readonly signers: readonly { readonly address: string; readonly writable: boolean }[];
 }
 
 /** A token account's holding, as `pre`/`postTokenBalances` give it. */
@@ -148,6 +157,25 @@ function addressList(value: unknown, method: string): string[] {
   return value as string[];
 }
 
+function headerCount(value: unknown, max: number, method: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > max) {
+    throw new ChainUnreachable(method, "the answer holds a malformed message header");
+  }
+  return value;
+}
+
+/**
+ * The signers of a message: its first `numRequiredSignatures` accounts, the last `numReadonlySignedAccounts` of
+ * them read-only. An answer without a header names no signers.
+ */
+function signersOf(header: unknown, accounts: readonly string[], method: string): SolanaTransaction["signers"] {
+  if (header === undefined) return [];
+  if (!isRecord(header)) throw new ChainUnreachable(method, "the answer holds a malformed message header");
+  const required = headerCount(header.numRequiredSignatures, accounts.length, method);
+  const readonly = headerCount(header.numReadonlySignedAccounts, required, method);
+  return accounts.slice(0, required).map((address, index) => ({ address, writable: index < required - readonly }));
+}
+
 /** The transaction `signature` at `confirmed` commitment, or undefined when the node does not have it. */
 export async function solanaTransaction(
   backend: ChainBackend,
@@ -176,6 +204,7 @@ export async function solanaTransaction(
   }
   return {
     signature,
+    signers: signersOf(message.header, accounts, method),
     slot: slotOf(result.slot, method),
     blockTime:
       typeof result.blockTime === "number" && Number.isSafeInteger(result.blockTime) ? result.blockTime : undefined,
@@ -295,4 +324,43 @@ export function solanaBalanceChanges(
     if (found) changes.push(found);
   }
   return changes;
+}
+
+/**
+ * The other side of a balance change of `tx`: the account whose balance moved most the opposite way (for a
+ * token, the owner of that token account). A transaction moving value between several accounts has no single
+ * other side; this names the largest. Without one (nothing moved the other way), the fee payer.
+ */
+export function solanaCounterparty(tx: SolanaTransaction, changed: SolanaBalanceChange): string {
+  const sign = changed.operation === "deposit" ? -1n : 1n;
+  let best: { account: string; moved: bigint } | undefined;
+  const consider = (account: string | undefined, delta: bigint) => {
+    const moved = delta * sign;
+    if (account === undefined || account === changed.address || moved <= 0n) return;
+    if (!best || moved > best.moved) best = { account, moved };
+  };
+  if (changed.place === "native") {
+    for (const [index, account] of tx.accounts.entries()) {
+      const delta =
+        (tx.postBalances[index] as bigint) - (tx.preBalances[index] as bigint) + (index === 0 ? tx.fee : 0n);
+      consider(account, delta);
+    }
+  } else {
+    const mint = changed.place.slice("token:".length);
+    const accounts = new Map<number, { owner: string | undefined; pre: bigint; post: bigint }>();
+    for (const [side, list] of [
+      ["pre", tx.preTokenBalances],
+      ["post", tx.postTokenBalances],
+    ] as const) {
+      for (const balance of list) {
+        if (balance.mint !== mint) continue;
+        const entry = accounts.get(balance.accountIndex) ?? { owner: balance.owner, pre: 0n, post: 0n };
+        entry[side] = balance.amount;
+        entry.owner ??= balance.owner;
+        accounts.set(balance.accountIndex, entry);
+      }
+    }
+    for (const [index, entry] of accounts) consider(entry.owner ?? tx.accounts[index], entry.post - entry.pre);
+  }
+  return best?.account ?? (tx.accounts[0] as string);
 }

@@ -41,11 +41,6 @@ const GROUPS: readonly (UnservedGroup & { readonly matches: RegExp })[] = [
     why: "they sign for the Spark network with the hosted service's operators (FROST), which a local engine cannot reach",
     matches: /spark/,
   },
-  {
-    name: "transaction history, not served yet",
-    why: "it would list what custodian sent and what a configured node answers, which custodian does not do yet (a node alone cannot list an address's incoming transfers)",
-    matches: /transaction_history/,
-  },
 ];
 
 const NOT_YET: UnservedGroup = {

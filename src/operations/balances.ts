@@ -11,21 +11,12 @@
  */
 import * as v from "valibot";
 import type { AssetMetadata } from "../chains/asset-types.js";
-import { invalidArgument, notFound } from "../common/errors.js";
 import { defineQuery } from "../contract/operation.js";
 import { id, withoutNul } from "../contract/schema.js";
-import { addressRecordId } from "../model/data.js";
+import { formatUnits } from "../domain/display-units.js";
+import { chainAndWalletAccount } from "../domain/wallet-account-address.js";
 
 const caip2 = v.pipe(v.string(), v.minLength(1, "must not be empty"), v.maxLength(128), withoutNul);
-
-/** `amount` in whole units of an asset with `decimals`, without trailing zeros (`1.5`, `0.000001`, `12`). */
-function formatUnits(amount: bigint, decimals: number): string {
-  if (decimals === 0) return amount.toString();
-  const digits = amount.toString().padStart(decimals + 1, "0");
-  const whole = digits.slice(0, -decimals);
-  const fraction = digits.slice(-decimals).replace(/0+$/, "");
-  return fraction === "" ? whole : `${whole}.${fraction}`;
-}
 
 function renderAsset(asset: AssetMetadata) {
   return {
@@ -45,20 +36,8 @@ export const getWalletAddressBalances = defineQuery({
     caip2,
   }),
   async handler(context, request) {
-    const { data, organization, services } = context;
-    // The chain first: an unconfigured one is refused before anything else, as the sends refuse it.
-    const chain = services.chains.configuredId(request.caip2);
-    services.chains.require(chain, "caip2");
-    const owner = await data.get("addresses", addressRecordId(organization.id, request.address));
-    if (owner?.kind === "privateKey") {
-      throw invalidArgument("private key addresses are not supported: give a wallet account's address", "address");
-    }
-    const account = owner ? await data.get("walletAccounts", owner.ownerId) : undefined;
-    if (!account) throw notFound("wallet account", request.address, "address");
-    if (!services.assets.isAccountAddress(chain, account.address)) {
-      throw invalidArgument(`${request.address} is not an account address of ${request.caip2}`, "address");
-    }
-    const balances = await services.assets.balances(chain, account.address, "caip2");
+    const { chain, account } = await chainAndWalletAccount(context, request);
+    const balances = await context.services.assets.balances(chain, account.address, "caip2");
     return {
       balances: balances
         .filter(({ balance }) => balance > 0n)

@@ -77,6 +77,7 @@ import {
   getSmartContractInterfaces,
 } from "./smart-contract-interfaces.js";
 import { solSendTransaction } from "./sol-send-transaction.js";
+import { listEthTransactionHistory, listSolTransactionHistory } from "./transaction-history.js";
 import { signTransaction } from "./transactions.js";
 import { initUserEmailRecovery, recoverUser } from "./user-recovery.js";
 import { createUserTag, deleteUserTags, listUserTags, updateUserTag } from "./user-tags.js";
@@ -142,6 +143,8 @@ export const OPERATIONS = [
   getNonces,
   getWalletAddressBalances,
   listSupportedAssets,
+  listEthTransactionHistory,
+  listSolTransactionHistory,
   getGasUsage,
   upsertGasUsageConfig,
   createOauth2Credential,

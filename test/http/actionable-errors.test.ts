@@ -145,9 +145,7 @@ describe("an operation custodian does not serve", () => {
     };
     expect(await why("submit/create_tvc_app")).toMatch(/verifiable cloud apps \(TVC\).*runs in no enclave/);
     expect(await why("submit/execute_swap")).toMatch(/swaps\): they quote and execute swaps/);
-    expect(await why("query/list_eth_transaction_history")).toMatch(
-      /transaction history, not served yet\): it would list what custodian sent/,
-    );
+    expect(await why("query/list_earn_enabled_vaults")).toMatch(/earn\): they move funds into yield vaults/);
     // Every operation of the description that custodian refuses today is refused for a reason it names: one
     // that falls in no group would be a feature a local engine could serve, to be served or grouped.
     const ungrouped = [...HOSTED_API_PATHS].filter(

@@ -140,6 +140,12 @@ interface TokenBalanceJson {
 
 interface ExecutedBalances {
   readonly accountKeys: string[];
+  /** The message header as JSON-RPC's `json` encoding names it. */
+  readonly header: {
+    numRequiredSignatures: number;
+    numReadonlySignedAccounts: number;
+    numReadonlyUnsignedAccounts: number;
+  };
   readonly recentBlockhash: string;
   readonly fee: number;
   readonly preBalances: number[];
@@ -248,6 +254,11 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
       finalized: !holdConfirmations,
       balances: {
         accountKeys,
+        header: {
+          numRequiredSignatures: message.header.numSignerAccounts,
+          numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+          numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+        },
         recentBlockhash: String(message.lifetimeToken),
         // What left the accounts and went nowhere among them is the fee (litesvm burns it).
         fee: preBalances.reduce((a, b) => a + b, 0) - postBalances.reduce((a, b) => a + b, 0),
@@ -339,11 +350,11 @@ export async function startSolanaDevnet(): Promise<SolanaDevnet> {
       const { commitment, encoding } = (config ?? {}) as { commitment?: unknown; encoding?: unknown };
       if (!found || !visibleAt(found, commitment)) return null;
       if (encoding === "json" && found.balances) {
-        const { accountKeys, recentBlockhash, fee, blockTime, ...balances } = found.balances;
+        const { accountKeys, header, recentBlockhash, fee, blockTime, ...balances } = found.balances;
         return {
           slot: Number(found.slot),
           blockTime,
-          transaction: { signatures: [String(signature)], message: { accountKeys, recentBlockhash } },
+          transaction: { signatures: [String(signature)], message: { accountKeys, header, recentBlockhash } },
           meta: {
             err: found.err,
             status: found.err === null ? { Ok: null } : { Err: found.err },

@@ -34,6 +34,17 @@ const DOCUMENTED_ADDITIONS: ReadonlyMap<Schema, ReadonlySet<string>> = new Map([
   [swagger.definitions.v1Activity as Schema, new Set(["timestampMs"])],
 ]);
 
+/**
+ * Whether `value` at `path` is a CAIP-2 id of a chain family the description's enum lists: custodian accepts any
+ * chain the host configures (a devnet such as `eip155:31337`), not only the listed ones, and echoes it in intents
+ * (docs/differences.md, "No public chain of its own" and "Balances and assets").
+ */
+function configuredChainId(path: string, value: unknown, values: readonly unknown[]): boolean {
+  if (!path.endsWith(".caip2") || typeof value !== "string") return false;
+  const namespace = value.split(":")[0];
+  return values.some((listed) => typeof listed === "string" && listed.split(":")[0] === namespace);
+}
+
 function resolve(schema: Schema): Schema {
   if (schema.$ref === undefined) return schema;
   const definition = swagger.definitions[schema.$ref.replace("#/definitions/", "")];
@@ -48,7 +59,7 @@ function check(value: unknown, schema: Schema, path: string, faults: string[]): 
     if (!nullable) faults.push(`${path}: null where the description has a ${target.type ?? "value"}`);
     return;
   }
-  if (target.enum !== undefined && !target.enum.includes(value)) {
+  if (target.enum !== undefined && !target.enum.includes(value) && !configuredChainId(path, value, target.enum)) {
     faults.push(`${path}: ${JSON.stringify(value)} is not one of the description's values`);
     return;
   }

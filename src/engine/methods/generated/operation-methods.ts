@@ -210,12 +210,16 @@ import type {
   InitUserEmailRecoveryV1Parameters,
   ListEmailEventsRequest,
   ListEmailEventsResponse,
+  ListEthTransactionHistoryRequest,
+  ListEthTransactionHistoryResponse,
   ListOauth2CredentialsRequest,
   ListOauth2CredentialsResponse,
   ListPrivateKeyTagsRequest,
   ListPrivateKeyTagsResponse,
   ListSecretsRequest,
   ListSecretsResponse,
+  ListSolTransactionHistoryRequest,
+  ListSolTransactionHistoryResponse,
   ListSupportedAssetsRequest,
   ListSupportedAssetsResponse,
   ListUserTagsRequest,
@@ -618,6 +622,20 @@ export interface OperationMethods {
    * Read access: the caller's organization or one of its sub-organizations.
    */
   listSupportedAssets(input: ListSupportedAssetsRequest): Promise<ListSupportedAssetsResponse>;
+  /**
+   * List Ethereum transaction history for a wallet address on the specified network.
+   *
+   * Query at `POST /public/v1/query/list_eth_transaction_history`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listEthTransactionHistory(input: ListEthTransactionHistoryRequest): Promise<ListEthTransactionHistoryResponse>;
+  /**
+   * List Solana transaction history for a wallet address on the specified network.
+   *
+   * Query at `POST /public/v1/query/list_sol_transaction_history`.
+   * Read access: the caller's organization or one of its sub-organizations.
+   */
+  listSolTransactionHistory(input: ListSolTransactionHistoryRequest): Promise<ListSolTransactionHistoryResponse>;
   /**
    * Get gas usage and gas limits for either the parent organization or a sub-organization.
    *

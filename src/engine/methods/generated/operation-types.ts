@@ -1125,6 +1125,123 @@ export interface ListSupportedAssetsResponse {
   }[];
 }
 
+/** The request of `listEthTransactionHistory` (`POST /public/v1/query/list_eth_transaction_history`). */
+export interface ListEthTransactionHistoryRequest {
+  organizationId: string;
+  address: string;
+  caip2: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listEthTransactionHistory` answers. */
+export interface ListEthTransactionHistoryResponse {
+  transactions: {
+    turnkey?: {
+      sponsored: boolean;
+      activityFingerprint: string;
+      submittedAt: string;
+    };
+    fee: {
+      amount: string;
+      caip19: string;
+    };
+    transfers: {
+      asset?: {
+        caip19: string;
+        symbol: string;
+        name: string;
+        decimals: number;
+      };
+      display?: {
+        crypto: string;
+      };
+      direction: "IN" | "OUT";
+      amount: string;
+      counterparty: string;
+    }[];
+    to?: string;
+    transactionHash: string;
+    block: {
+      number: string;
+      hash: string;
+      timestamp: string;
+    };
+    status: string;
+    origin: string;
+    from: string;
+  }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor?: string;
+    endCursor?: string;
+  };
+}
+
+/** The request of `listSolTransactionHistory` (`POST /public/v1/query/list_sol_transaction_history`). */
+export interface ListSolTransactionHistoryRequest {
+  organizationId: string;
+  address: string;
+  caip2: string;
+  paginationOptions?: {
+    limit?: string | number;
+    before?: string;
+    after?: string;
+  };
+}
+
+/** What `listSolTransactionHistory` answers. */
+export interface ListSolTransactionHistoryResponse {
+  transactions: {
+    turnkey?: {
+      sponsored: boolean;
+      activityFingerprint: string;
+      submittedAt: string;
+    };
+    signature: string;
+    block: {
+      number: string;
+      hash: string;
+      timestamp: string;
+    };
+    status: string;
+    origin: string;
+    feePayer: string;
+    signers: readonly {
+      address: string;
+      writable: boolean;
+    }[];
+    fee: {
+      amount: string;
+      caip19: string;
+    };
+    transfers: {
+      asset?: {
+        caip19: string;
+        symbol: string;
+        name: string;
+        decimals: number;
+      };
+      display?: {
+        crypto: string;
+      };
+      direction: "IN" | "OUT";
+      amount: string;
+      counterparty: string;
+    }[];
+  }[];
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor?: string;
+    endCursor?: string;
+  };
+}
+
 /** The request of `getGasUsage` (`POST /public/v1/query/get_gas_usage`). */
 export interface GetGasUsageRequest {
   organizationId: string;
@@ -3022,6 +3139,8 @@ export interface OperationTypes {
   getNonces: { request: GetNoncesRequest; result: GetNoncesResponse };
   getWalletAddressBalances: { request: GetWalletAddressBalancesRequest; result: GetWalletAddressBalancesResponse };
   listSupportedAssets: { request: ListSupportedAssetsRequest; result: ListSupportedAssetsResponse };
+  listEthTransactionHistory: { request: ListEthTransactionHistoryRequest; result: ListEthTransactionHistoryResponse };
+  listSolTransactionHistory: { request: ListSolTransactionHistoryRequest; result: ListSolTransactionHistoryResponse };
   getGasUsage: { request: GetGasUsageRequest; result: GetGasUsageResponse };
   upsertGasUsageConfig: { versions: [UpsertGasUsageConfigParameters]; result: UpsertGasUsageConfigResult };
   createOauth2Credential: { versions: [CreateOauth2CredentialParameters]; result: CreateOauth2CredentialResult };
