@@ -93,6 +93,17 @@ export class Entry {
 export const DEFAULT_WARM_RECORDS = 4096;
 
 /**
+ * The `warmRecords` option checked: a whole number of at least 0, or `Infinity`.
+ *
+ * @internal
+ */
+export function warmRecordsOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_WARM_RECORDS;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 0)) return value;
+  throw invalidArgument("warmRecords must be a whole number of at least 0, or Infinity", "warmRecords");
+}
+
+/**
  * The net effect of a transaction on one record: its new entry, or `null` for a delete. A change set holds
  * at most one change per record, so its changes can be applied in any order.
  *
@@ -142,6 +153,7 @@ export class CommittedState {
   }
 
   private keepWarm(entry: Entry): void {
+    if (this.warmRecords === Number.POSITIVE_INFINITY) return;
     this.warmEntries.push(entry);
     if (this.warmEntries.length - this.warmHead <= this.warmRecords) return;
     const entries = this.warmEntries;
@@ -183,16 +195,16 @@ export class CommittedState {
         continue;
       }
       nestedSet(this.records, collection, id, entry);
-      if (entry.keys !== undefined) for (const index of Object.keys(entry.keys)) {
-        nestedSet(this.index, index, entry.keys[index] as string, id);
-      }
-      if (!previous) {
-        let ids = nestedGet(this.scopes, collection, entry.scope);
-        if (!ids) {
-          ids = [];
-          nestedSet(this.scopes, collection, entry.scope, ids);
+      if (entry.keys !== undefined)
+        for (const index of Object.keys(entry.keys)) {
+          nestedSet(this.index, index, entry.keys[index] as string, id);
         }
-        insertSorted(ids, id);
+      if (!previous) {
+        const ids = nestedGet(this.scopes, collection, entry.scope);
+        // A new list starts as a literal of one: an empty one's first push reserves room for 17 ids, and many
+        // scopes (an activity's evaluations) hold one or two records.
+        if (ids) insertSorted(ids, id);
+        else nestedSet(this.scopes, collection, entry.scope, [id]);
       }
       if (entry.warm) this.keepWarm(entry);
     }
@@ -435,9 +447,10 @@ export class Overlay implements StoreTransaction {
   }
 
   private dropKeys(entry: Entry): void {
-    if (entry.keys !== undefined) for (const index of Object.keys(entry.keys)) {
-      nestedSet(this.indexWrites, index, entry.keys[index] as string, null);
-    }
+    if (entry.keys !== undefined)
+      for (const index of Object.keys(entry.keys)) {
+        nestedSet(this.indexWrites, index, entry.keys[index] as string, null);
+      }
   }
 
   private addToScope(collection: string, scope: string, id: string): void {
@@ -520,13 +533,27 @@ export class MemoryStoreSnapshot {
 /** The state each snapshot holds, out of reach of anything but {@link MemoryStore}. */
 const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
 
+/** Options of a {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * How many of the records written or read most recently are held as objects (default 4096). Older ones are
+   * held packed, a few hundred bytes each instead of a few kilobytes, and decoded again when read; reads give
+   * back equal records either way. `Infinity` holds every record as an object.
+   */
+  warmRecords?: number;
+}
+
 /** An in-memory {@link Store}. Data lives as long as the object. */
 export class MemoryStore implements Store {
-  private state = new CommittedState();
+  private state: CommittedState;
   private readonly readers = new ReaderGate();
   private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.state = new CommittedState(warmRecordsOption(options.warmRecords));
+  }
 
   async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     this.assertOpen();

@@ -26,7 +26,7 @@ import { Buffer } from "node:buffer";
 import { freezeBranded } from "../common/deep-frozen.js";
 import type { StoredRecord } from "./store.js";
 
-const enum Tag {
+enum Tag {
   Null = 0,
   True = 1,
   False = 2,
@@ -58,11 +58,17 @@ const MAX_SHARED = 4_096;
 const SIBLING_MIN = 8;
 /** Strings at least this long are cut into references and remaining parts. */
 const COMPOSITE_MIN = 48;
+/**
+ * Only values at least this long are looked for inside a long string: ids, addresses, payloads. Shorter ones
+ * (enumeration values) end up in the parts between them, which recur and are kept in the table.
+ */
+const CUT_MIN = 20;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PREFIXED_HEX = /^([\x20-\x7e]{0,16}?)((?:[0-9a-f]{2}){8,})$/;
 const DIGITS = /^(?:0|[1-9][0-9]{0,14})$/;
-const NOT_LATIN1 = /[^\u0000-\u00ff]/;
+/** A character beyond Latin-1 (U+0100 and up): such text is kept as UTF-8. */
+const NOT_LATIN1 = /[\u0100-\uffff]/;
 /** Runs inside a long string's leftover parts that are data, not text: digits and hex, cut out to be kept as such. */
 const DATA_RUN = /[0-9]{6,}|[0-9a-f]{16,}/g;
 
@@ -83,7 +89,17 @@ const shapes: string[][] = [];
 /** Arrays and objects met in more than one record, kept by identity. */
 const sharedValues: object[] = [];
 const sharedIndex = new WeakMap<object, number>();
-const sightings = new WeakSet<object>();
+/**
+ * Arrays and objects packed lately, to notice one met again. Few and recent on purpose: a value shared by many
+ * records recurs within a few records, and a table of every packed value would cost more than the records.
+ */
+const MAX_SIGHTINGS = 256;
+let sightings = new Set<object>();
+
+function sighted(value: object): void {
+  if (sightings.size >= MAX_SIGHTINGS) sightings = new Set();
+  sightings.add(value);
+}
 
 /** What packing cannot keep (a value that is not plain data); such a record stays unpacked. */
 class Unpackable extends Error {}
@@ -171,6 +187,7 @@ class Packing {
       return;
     }
     if (sightings.has(value) && sharedValues.length < MAX_SHARED) {
+      sightings.delete(value);
       sharedIndex.set(value, sharedValues.length);
       sharedValues.push(value);
       writer.byte(Tag.Shared);
@@ -178,7 +195,7 @@ class Packing {
       return;
     }
     if (Array.isArray(value)) {
-      sightings.add(value);
+      sighted(value);
       writer.byte(Tag.Array);
       writer.varint(value.length);
       for (let i = 0; i < value.length; i++) {
@@ -192,7 +209,7 @@ class Packing {
     if (prototype !== Object.prototype && prototype !== null) throw new Unpackable();
     // An object without the plain prototype would come back with it; rare enough to leave unpacked.
     if (prototype === null) throw new Unpackable();
-    sightings.add(value);
+    sighted(value);
     const keys = Object.keys(value);
     const shape = shapeOf(keys);
     const source = value as Record<string, unknown>;
@@ -241,7 +258,7 @@ class Packing {
     const siblings = this.siblings;
     for (let i = 0; i < siblings.length; i++) {
       const sibling = siblings[i] as string;
-      if (sibling.length < SIBLING_MIN || sibling.length > text.length) continue;
+      if (sibling.length < CUT_MIN || sibling.length > text.length) continue;
       for (let at = text.indexOf(sibling); at >= 0; at = text.indexOf(sibling, at + sibling.length)) {
         found.push([at, at + sibling.length, i]);
       }

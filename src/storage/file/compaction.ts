@@ -25,7 +25,8 @@ import { readSnapshot, writeSnapshot } from "./snapshot.js";
  */
 export async function compact(directory: string, segment: number): Promise<number> {
   const previous = await readSnapshot(directory);
-  const state = new CommittedState();
+  // Every record is read once, to be written out: packing them on the way would only cost time.
+  const state = new CommittedState(Number.POSITIVE_INFINITY);
   if (previous) state.apply(previous.records);
   const replay = new JournalReplay(state, previous?.sequence ?? 0);
   const firstLive = previous?.segment ?? 0;

@@ -70,10 +70,10 @@ interface SegmentScan {
 }
 
 /** Rebuilds the committed state of `directory`. The caller holds the directory lock. */
-export async function recover(directory: string): Promise<Recovered> {
+export async function recover(directory: string, warmRecords?: number): Promise<Recovered> {
   await rm(join(directory, FILES.snapshotTemp), { force: true });
   const snapshot = await readSnapshot(directory);
-  const state = new CommittedState();
+  const state = new CommittedState(warmRecords);
   if (snapshot) state.apply(snapshot.records);
   const base = snapshot?.sequence ?? 0;
 

@@ -18,7 +18,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { CustodyError, isCustodyError } from "../../common/errors.js";
 import { ProcessLeases } from "../leases.js";
-import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
+import { type CommittedState, Overlay, ReaderGate, stateReader, warmRecordsOption } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { Compactor } from "./compactor.js";
@@ -51,6 +51,11 @@ export interface FileStoreOptions {
    * next snapshot retries. Default: a process warning.
    */
   onSnapshotError?: (error: CustodyError) => void;
+  /**
+   * How many of the records written or read most recently are held as objects (default 4096); older ones are
+   * held packed and decoded when read, as in `MemoryStore` (see `MemoryStoreOptions.warmRecords`).
+   */
+  warmRecords?: number;
 }
 
 /** What opening the store found and repaired. */
@@ -138,7 +143,7 @@ export class FileStore implements Store {
       await createDirectory(directory);
       const lock = await DirectoryLock.acquire(directory);
       try {
-        const recovered = await recover(directory);
+        const recovered = await recover(directory, warmRecordsOption(options.warmRecords));
         const { current } = recovered;
         const journal = await Journal.open(
           directory,
