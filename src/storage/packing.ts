@@ -69,6 +69,8 @@ const PREFIXED_HEX = /^([\x20-\x7e]{0,16}?)((?:[0-9a-f]{2}){8,})$/;
 const DIGITS = /^(?:0|[1-9][0-9]{0,14})$/;
 /** A character beyond Latin-1 (U+0100 and up): such text is kept as UTF-8. */
 const NOT_LATIN1 = /[\u0100-\uffff]/;
+/** In Unicode mode a surrogate pair is one code point, so only an unpaired surrogate is category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
 /** Runs inside a long string's leftover parts that are data, not text: digits and hex, cut out to be kept as such. */
 const DATA_RUN = /[0-9]{6,}|[0-9a-f]{16,}/g;
 
@@ -317,6 +319,8 @@ class Packing {
       return;
     }
     if (NOT_LATIN1.test(text)) {
+      // UTF-8 cannot hold a lone surrogate; a record with one stays unpacked rather than come back changed.
+      if (LONE_SURROGATE.test(text)) throw new Unpackable();
       const size = Buffer.byteLength(text, "utf8");
       writer.byte(Tag.Utf8);
       writer.varint(size);

@@ -82,16 +82,19 @@ describe("packed records", () => {
     expect(await store.read((reader) => reader.lookup("byHex", `${written[2]?.id}:${hex64}`))).toBe(written[2]?.id);
   });
 
-  it("keeps a record holding what packing cannot keep (a Date, a hole) as it was", async () => {
+  it("keeps a record holding what packing cannot keep (a Date, a hole, a lone surrogate) as it was", async () => {
     const store = new MemoryStore({ warmRecords: 0 });
     const sparse: unknown[] = [1];
     sparse[2] = 3;
-    const record = { id: "d", at: new Date(0), sparse } as unknown as StoredRecord;
+    const record = { id: "d", at: new Date(0), sparse, lone: "\ud800x" } as unknown as StoredRecord;
     await store.transaction(async (tx) => tx.put("things", record, { scope: "s" }));
     const read = (await store.read((reader) => reader.get("things", "d"))) as Record<string, unknown>;
     expect(read.at).toEqual(new Date(0));
     expect(1 in (read.sparse as unknown[])).toBe(false);
     expect(read.sparse).toStrictEqual(sparse);
+    const lone = { id: "e", text: "a\udc00b" } as StoredRecord;
+    await store.transaction(async (tx) => tx.put("things", lone, { scope: "s" }));
+    expect(await store.read((reader) => reader.get("things", "e"))).toStrictEqual(lone);
   });
 
   it("gives back one object for reads close together, and a value several records share as that same object", async () => {
