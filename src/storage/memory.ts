@@ -131,7 +131,22 @@ export class CommittedState {
   private warmHead = 0;
 
   /** `warmRecords`: how many recent records stay held as objects (see {@link DEFAULT_WARM_RECORDS}). */
-  constructor(private readonly warmRecords = DEFAULT_WARM_RECORDS) {}
+  constructor(private warmRecords = DEFAULT_WARM_RECORDS) {}
+
+  /**
+   * Changes how many recent records stay objects from now on. Records applied while the limit was `Infinity` are
+   * not tracked: {@link coolInBackground} packs them.
+   */
+  setWarmRecords(warmRecords: number): void {
+    this.warmRecords = warmRecords;
+  }
+
+  /** Every entry the state holds. */
+  entries(): Entry[] {
+    const out: Entry[] = [];
+    for (const entries of this.records.values()) for (const entry of entries.values()) out.push(entry);
+    return out;
+  }
 
   entry(collection: string, id: string): Entry | undefined {
     return this.records.get(collection)?.get(id);
@@ -332,6 +347,24 @@ export function stateReader(state: CommittedState): StoreReader {
         (id) => state.read(collection, id) as StoredRecord,
       ),
   };
+}
+
+/** How many records {@link coolInBackground} packs before it gives the event loop back. */
+const COOLING_SLICE = 512;
+
+/**
+ * Packs `entries` a slice at a time between other work, until done or until `stopped()` says so. A store
+ * reopened from its files builds its state with every record an object (packing on the way would slow the open
+ * down several times) and packs it afterwards with this.
+ *
+ * @internal
+ */
+export async function coolInBackground(entries: readonly Entry[], stopped: () => boolean): Promise<void> {
+  for (let at = 0; at < entries.length && !stopped(); at += COOLING_SLICE) {
+    const end = Math.min(entries.length, at + COOLING_SLICE);
+    for (let i = at; i < end; i++) (entries[i] as Entry).coolDown();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
