@@ -71,7 +71,7 @@ export type {
 } from "./model/records.js";
 export type * from "./model/wire-types.js";
 export { OPERATIONS, operationByUrlPath, urlPathOf } from "./operations/table.js";
-export { MemoryStore, MemoryStoreSnapshot } from "./storage/memory.js";
+export { MemoryStore, type MemoryStoreOptions, MemoryStoreSnapshot } from "./storage/memory.js";
 export type {
   JsonValue,
   ListOptions,

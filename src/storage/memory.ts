@@ -14,6 +14,7 @@
 import { deepFreezeBranded, freezeBranded, isDeepFrozen } from "../common/deep-frozen.js";
 import { CustodyError, invalidArgument } from "../common/errors.js";
 import { ProcessLeases } from "./leases.js";
+import { pack, unpack } from "./packing.js";
 import { insertSorted, removeSorted, walkMerged } from "./sorted.js";
 import { assertStorable } from "./storable.js";
 import {
@@ -28,14 +29,78 @@ import {
 } from "./store.js";
 
 /**
- * A committed record with its placement. Entries are never mutated once built, so two states (and a
- * snapshot being written) can share them.
+ * A committed record with its placement. The record never changes once the entry is built, so two states (and a
+ * snapshot being written) can share entries; what changes is only how it is held: as the frozen object, or, once
+ * it has gone unread for a while, packed into one string (see `packing.ts`) and decoded again when it is read.
+ * Its identity stays, so in-process leases (keyed by entry) survive the change.
  *
  * @internal
  */
-export interface Entry {
-  readonly record: StoredRecord;
-  readonly placement: Placement;
+export class Entry {
+  /** The record as an object; undefined while it is held packed only. */
+  private held: StoredRecord | undefined;
+  /** The packed record once made; null when the record holds something packing cannot keep. */
+  private packed: string | null | undefined;
+  readonly scope: string;
+  readonly keys: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    readonly id: string,
+    record: StoredRecord,
+    placement: Placement,
+  ) {
+    this.held = record;
+    this.scope = placement.scope;
+    this.keys = placement.keys;
+  }
+
+  get record(): StoredRecord {
+    return this.held ?? unpack(this.packed as string, this.seeds());
+  }
+
+  get placement(): Placement {
+    return this.keys === undefined ? { scope: this.scope } : { scope: this.scope, keys: this.keys };
+  }
+
+  /** Whether the record is held as an object. */
+  get warm(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** Holds the record as an object again (after a read), so that reads soon after share one object. */
+  warmUp(): StoredRecord {
+    this.held ??= unpack(this.packed as string, this.seeds());
+    return this.held;
+  }
+
+  /** Holds the record packed only, when it can be packed. */
+  coolDown(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    if (this.packed === undefined) this.packed = pack(held, this.seeds()) ?? null;
+    if (this.packed !== null) this.held = undefined;
+  }
+
+  /** The strings a packed record may refer to instead of holding them again. */
+  private seeds(): string[] {
+    const seeds = [this.id, this.scope];
+    if (this.keys !== undefined) for (const index of Object.keys(this.keys)) seeds.push(this.keys[index] as string);
+    return seeds;
+  }
+}
+
+/** How many recently written or read records a state holds as objects by default; older ones are held packed. */
+export const DEFAULT_WARM_RECORDS = 4096;
+
+/**
+ * The `warmRecords` option checked: a whole number of at least 0, or `Infinity`.
+ *
+ * @internal
+ */
+export function warmRecordsOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_WARM_RECORDS;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 0)) return value;
+  throw invalidArgument("warmRecords must be a whole number of at least 0, or Infinity", "warmRecords");
 }
 
 /**
@@ -61,9 +126,61 @@ export class CommittedState {
   private readonly index = new Map<string, Map<string, string>>();
   /** collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. */
   private readonly scopes = new Map<string, Map<string, string[]>>();
+  /** Entries written or read most recently, oldest first from `warmHead`; beyond `warmRecords` they are packed. */
+  private warmEntries: Entry[] = [];
+  private warmHead = 0;
+
+  /** `warmRecords`: how many recent records stay held as objects (see {@link DEFAULT_WARM_RECORDS}). */
+  constructor(private warmRecords = DEFAULT_WARM_RECORDS) {}
+
+  /**
+   * Changes how many recent records stay objects from now on. Records applied while the limit was `Infinity` are
+   * not tracked: {@link coolInBackground} packs them.
+   */
+  setWarmRecords(warmRecords: number): void {
+    this.warmRecords = warmRecords;
+  }
+
+  /** Every entry the state holds. */
+  entries(): Entry[] {
+    const out: Entry[] = [];
+    for (const entries of this.records.values()) for (const entry of entries.values()) out.push(entry);
+    return out;
+  }
 
   entry(collection: string, id: string): Entry | undefined {
     return this.records.get(collection)?.get(id);
+  }
+
+  /** The record `id` of `collection`, held as an object for a while since it is being read. */
+  read(collection: string, id: string): StoredRecord | undefined {
+    const entry = this.records.get(collection)?.get(id);
+    if (entry === undefined) return undefined;
+    return this.readEntry(entry);
+  }
+
+  /** `entry`'s record, held as an object for a while since it is being read. */
+  readEntry(entry: Entry): StoredRecord {
+    if (entry.warm) return entry.record;
+    const record = entry.warmUp();
+    this.keepWarm(entry);
+    return record;
+  }
+
+  private keepWarm(entry: Entry): void {
+    if (this.warmRecords === Number.POSITIVE_INFINITY) return;
+    this.warmEntries.push(entry);
+    if (this.warmEntries.length - this.warmHead <= this.warmRecords) return;
+    const entries = this.warmEntries;
+    while (entries.length - this.warmHead > this.warmRecords) {
+      (entries[this.warmHead] as Entry).coolDown();
+      entries[this.warmHead++] = undefined as unknown as Entry;
+    }
+    // The consumed front is dropped now and then, so the list stays proportional to what it holds.
+    if (this.warmHead > 1024 && this.warmHead * 2 > entries.length) {
+      this.warmEntries = entries.slice(this.warmHead);
+      this.warmHead = 0;
+    }
   }
 
   lookup(index: string, key: string): string | undefined {
@@ -78,8 +195,9 @@ export class CommittedState {
   apply(changes: Iterable<Change>): void {
     for (const { collection, id, entry } of changes) {
       const previous = this.entry(collection, id);
-      if (previous) {
-        for (const [index, key] of Object.entries(previous.placement.keys ?? {})) {
+      if (previous?.keys !== undefined) {
+        for (const index of Object.keys(previous.keys)) {
+          const key = previous.keys[index] as string;
           const keys = this.index.get(index);
           if (keys?.get(key) === id) keys.delete(key);
         }
@@ -87,26 +205,29 @@ export class CommittedState {
       if (entry === null) {
         if (!previous) continue;
         this.records.get(collection)?.delete(id);
-        const ids = nestedGet(this.scopes, collection, previous.placement.scope);
+        const ids = nestedGet(this.scopes, collection, previous.scope);
         if (ids) removeSorted(ids, id);
         continue;
       }
       nestedSet(this.records, collection, id, entry);
-      for (const [index, key] of Object.entries(entry.placement.keys ?? {})) nestedSet(this.index, index, key, id);
-      if (!previous) {
-        let ids = nestedGet(this.scopes, collection, entry.placement.scope);
-        if (!ids) {
-          ids = [];
-          nestedSet(this.scopes, collection, entry.placement.scope, ids);
+      if (entry.keys !== undefined)
+        for (const index of Object.keys(entry.keys)) {
+          nestedSet(this.index, index, entry.keys[index] as string, id);
         }
-        insertSorted(ids, id);
+      if (!previous) {
+        const ids = nestedGet(this.scopes, collection, entry.scope);
+        // A new list starts as a literal of one: an empty one's first push reserves room for 17 ids, and many
+        // scopes (an activity's evaluations) hold one or two records.
+        if (ids) insertSorted(ids, id);
+        else nestedSet(this.scopes, collection, entry.scope, [id]);
       }
+      if (entry.warm) this.keepWarm(entry);
     }
   }
 
   /** An independent state holding the same (shared, immutable) entries. */
   clone(): CommittedState {
-    const copyState = new CommittedState();
+    const copyState = new CommittedState(this.warmRecords);
     for (const [collection, entries] of this.records) copyState.records.set(collection, new Map(entries));
     for (const [index, keys] of this.index) copyState.index.set(index, new Map(keys));
     for (const [collection, scopes] of this.scopes) {
@@ -192,11 +313,11 @@ function internConstant<T>(value: T): T {
 
 /** A placement's own frozen copy, sharing its strings (index keys are often the longest strings of a record). */
 function placementCopy(placement: Placement): Placement {
-  if (placement.keys === undefined) return Object.freeze({ scope: placement.scope });
+  if (placement.keys === undefined) return { scope: placement.scope };
   // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
   const keys: Record<string, string> = {};
   for (const index of Object.keys(placement.keys)) keys[index] = placement.keys[index] as string;
-  return Object.freeze({ scope: placement.scope, keys: Object.freeze(keys) });
+  return { scope: placement.scope, keys: Object.freeze(keys) };
 }
 
 function nestedGet<V>(map: Map<string, Map<string, V>>, outer: string, inner: string): V | undefined {
@@ -219,16 +340,31 @@ function nestedSet<V>(map: Map<string, Map<string, V>>, outer: string, inner: st
  */
 export function stateReader(state: CommittedState): StoreReader {
   return {
-    get: async (collection, id) => {
-      const entry = state.entry(collection, id);
-      return entry ? entry.record : undefined;
-    },
+    get: async (collection, id) => state.read(collection, id),
     lookup: async (index, key) => state.lookup(index, key),
     list: async (collection, scope, options = {}) =>
       walkMerged(state.scopeIds(collection, scope), [], () => false, options).map(
-        (id) => (state.entry(collection, id) as Entry).record,
+        (id) => state.read(collection, id) as StoredRecord,
       ),
   };
+}
+
+/** How many records {@link coolInBackground} packs before it gives the event loop back. */
+const COOLING_SLICE = 512;
+
+/**
+ * Packs `entries` a slice at a time between other work, until done or until `stopped()` says so. A store
+ * reopened from its files builds its state with every record an object (packing on the way would slow the open
+ * down several times) and packs it afterwards with this.
+ *
+ * @internal
+ */
+export async function coolInBackground(entries: readonly Entry[], stopped: () => boolean): Promise<void> {
+  for (let at = 0; at < entries.length && !stopped(); at += COOLING_SLICE) {
+    const end = Math.min(entries.length, at + COOLING_SLICE);
+    for (let i = at; i < end; i++) (entries[i] as Entry).coolDown();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
@@ -269,8 +405,13 @@ export class Overlay implements StoreTransaction {
 
   async get(collection: string, id: string): Promise<StoredRecord | undefined> {
     this.assertOpen();
-    const entry = this.entry(collection, id);
-    return entry ? entry.record : undefined;
+    return this.record(collection, id);
+  }
+
+  private record(collection: string, id: string): StoredRecord | undefined {
+    const written = nestedGet(this.writes, collection, id);
+    if (written !== undefined) return written?.record;
+    return this.state.read(collection, id);
   }
 
   async lookup(index: string, key: string): Promise<string | undefined> {
@@ -289,7 +430,7 @@ export class Overlay implements StoreTransaction {
       (id) => removed?.has(id) ?? false,
       options,
     );
-    return ids.map((id) => (this.entry(collection, id) as Entry).record);
+    return ids.map((id) => this.record(collection, id) as StoredRecord);
   }
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
@@ -302,10 +443,10 @@ export class Overlay implements StoreTransaction {
     const committed = this.state.entry(collection, record.id);
     const previous = written === undefined ? committed : (written ?? undefined);
     const settled = previous ?? committed;
-    if (settled && settled.placement.scope !== placement.scope) {
+    if (settled && settled.scope !== placement.scope) {
       throw new CustodyError(
         "INVALID_ARGUMENT",
-        `${this.owner}: record ${collection}/${record.id} cannot move from scope ${settled.placement.scope} to ${placement.scope}`,
+        `${this.owner}: record ${collection}/${record.id} cannot move from scope ${settled.scope} to ${placement.scope}`,
         { field: "placement.scope", collection, id: record.id },
       );
     }
@@ -316,10 +457,7 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, {
-      record: frozenCopy(record),
-      placement: placementCopy(placement),
-    });
+    nestedSet(this.writes, collection, record.id, new Entry(record.id, frozenCopy(record), placementCopy(placement)));
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -327,7 +465,7 @@ export class Overlay implements StoreTransaction {
     const previous = this.entry(collection, id);
     if (!previous) return;
     this.dropKeys(previous);
-    const { scope } = previous.placement;
+    const { scope } = previous;
     const added = nestedGet(this.added, collection, scope);
     // A record created and deleted inside this transaction never reaches the committed scope list.
     if (!(added && removeSorted(added, id))) {
@@ -342,8 +480,10 @@ export class Overlay implements StoreTransaction {
   }
 
   private dropKeys(entry: Entry): void {
-    for (const [index, key] of Object.entries(entry.placement.keys ?? {}))
-      nestedSet(this.indexWrites, index, key, null);
+    if (entry.keys !== undefined)
+      for (const index of Object.keys(entry.keys)) {
+        nestedSet(this.indexWrites, index, entry.keys[index] as string, null);
+      }
   }
 
   private addToScope(collection: string, scope: string, id: string): void {
@@ -426,13 +566,27 @@ export class MemoryStoreSnapshot {
 /** The state each snapshot holds, out of reach of anything but {@link MemoryStore}. */
 const snapshotStates = new WeakMap<MemoryStoreSnapshot, CommittedState>();
 
+/** Options of a {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * How many of the records written or read most recently are held as objects (default 4096). Older ones are
+   * held packed, a few hundred bytes each instead of a few kilobytes, and decoded again when read; reads give
+   * back equal records either way. `Infinity` holds every record as an object.
+   */
+  warmRecords?: number;
+}
+
 /** An in-memory {@link Store}. Data lives as long as the object. */
 export class MemoryStore implements Store {
-  private state = new CommittedState();
+  private state: CommittedState;
   private readonly readers = new ReaderGate();
   private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.state = new CommittedState(warmRecordsOption(options.warmRecords));
+  }
 
   async transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
     this.assertOpen();

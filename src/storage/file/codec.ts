@@ -7,7 +7,7 @@
  * @module
  */
 import { CustodyError } from "../../common/errors.js";
-import type { Change } from "../memory.js";
+import { type Change, Entry } from "../memory.js";
 import type { Placement, StoredRecord } from "../store.js";
 import { corrupt } from "./format.js";
 
@@ -59,7 +59,7 @@ export function decodePut(value: unknown, where: { file: string; offset: number 
   return {
     collection,
     id: record.id,
-    entry: { record: record as StoredRecord, placement: placement as unknown as Placement },
+    entry: new Entry(record.id, record as StoredRecord, placement as unknown as Placement),
   };
 }
 

@@ -24,9 +24,9 @@ import { readSnapshot, writeSnapshot } from "./snapshot.js";
  * compaction at a time.
  */
 export async function compact(directory: string, segment: number): Promise<number> {
-  const previous = await readSnapshot(directory);
-  const state = new CommittedState();
-  if (previous) state.apply(previous.records);
+  // Every record is read once, to be written out: packing them on the way would only cost time.
+  const state = new CommittedState(Number.POSITIVE_INFINITY);
+  const previous = await readSnapshot(directory, (records) => state.apply(records));
   const replay = new JournalReplay(state, previous?.sequence ?? 0);
   const firstLive = previous?.segment ?? 0;
   for (const n of await segmentNumbers(directory)) {

@@ -70,11 +70,10 @@ interface SegmentScan {
 }
 
 /** Rebuilds the committed state of `directory`. The caller holds the directory lock. */
-export async function recover(directory: string): Promise<Recovered> {
+export async function recover(directory: string, warmRecords?: number): Promise<Recovered> {
   await rm(join(directory, FILES.snapshotTemp), { force: true });
-  const snapshot = await readSnapshot(directory);
-  const state = new CommittedState();
-  if (snapshot) state.apply(snapshot.records);
+  const state = new CommittedState(warmRecords);
+  const snapshot = await readSnapshot(directory, (records) => state.apply(records));
   const base = snapshot?.sequence ?? 0;
 
   const numbers = await segmentNumbers(directory);
@@ -105,7 +104,7 @@ export async function recover(directory: string): Promise<Recovered> {
   return {
     state,
     sequence: replay.sequence,
-    snapshot: snapshot && { sequence: snapshot.sequence, records: snapshot.records.length },
+    snapshot: snapshot && { sequence: snapshot.sequence, records: snapshot.records },
     replayed: replay.replayed,
     segments: live.map(FILES.segment),
     tornTail,

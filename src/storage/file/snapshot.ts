@@ -41,6 +41,13 @@ export interface Snapshot {
 }
 
 /** Writes `snapshot` durably, replacing the previous one. */
+/** What reading a snapshot found: its place in the journal and how many records it applied. */
+export interface SnapshotRead {
+  sequence: number;
+  segment: number;
+  records: number;
+}
+
 export async function writeSnapshot(directory: string, snapshot: Snapshot): Promise<number> {
   const temp = join(directory, FILES.snapshotTemp);
   const handle = await open(temp, "w", STORE_FILE_MODE);
@@ -71,7 +78,10 @@ export async function writeSnapshot(directory: string, snapshot: Snapshot): Prom
 }
 
 /** Reads the snapshot, or `undefined` when there is none yet. */
-export async function readSnapshot(directory: string): Promise<Snapshot | undefined> {
+export async function readSnapshot(
+  directory: string,
+  apply: (records: Change[]) => void,
+): Promise<SnapshotRead | undefined> {
   let bytes: Buffer;
   try {
     bytes = await readFile(join(directory, FILES.snapshot));
@@ -89,22 +99,20 @@ export async function readSnapshot(directory: string): Promise<Snapshot | undefi
   if (!Number.isSafeInteger(sequence) || !Number.isSafeInteger(segment)) {
     throw corrupt(file, HEADER_BYTES, "the first frame does not name a sequence and segment");
   }
-  const records: Change[] = [];
+  let records = 0;
   for (;;) {
     const { at, value } = frames.next();
     if (value.end === true) {
-      if (value.records !== records.length) {
-        throw corrupt(
-          file,
-          at,
-          `the end frame counts ${String(value.records)} records but ${records.length} were read`,
-        );
+      if (value.records !== records) {
+        throw corrupt(file, at, `the end frame counts ${String(value.records)} records but ${records} were read`);
       }
       if (frames.offset !== bytes.length) throw corrupt(file, frames.offset, "bytes follow the end frame");
       return { sequence: sequence as number, segment: segment as number, records };
     }
     if (!Array.isArray(value.records)) throw corrupt(file, at, "a frame holds neither records nor the end mark");
-    for (const item of value.records) records.push(decodePut(item, { file, offset: at }));
+    // Applied frame by frame: the parsed frames of a large snapshot never pile up beside the state built from them.
+    apply(value.records.map((item) => decodePut(item, { file, offset: at })));
+    records += value.records.length;
   }
 }
 

@@ -18,7 +18,15 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { CustodyError, isCustodyError } from "../../common/errors.js";
 import { ProcessLeases } from "../leases.js";
-import { type CommittedState, Overlay, ReaderGate, stateReader } from "../memory.js";
+import {
+  type CommittedState,
+  coolInBackground,
+  type Entry,
+  Overlay,
+  ReaderGate,
+  stateReader,
+  warmRecordsOption,
+} from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { Compactor } from "./compactor.js";
@@ -51,6 +59,11 @@ export interface FileStoreOptions {
    * next snapshot retries. Default: a process warning.
    */
   onSnapshotError?: (error: CustodyError) => void;
+  /**
+   * How many of the records written or read most recently are held as objects (default 4096); older ones are
+   * held packed and decoded when read, as in `MemoryStore` (see `MemoryStoreOptions.warmRecords`).
+   */
+  warmRecords?: number;
 }
 
 /** What opening the store found and repaired. */
@@ -105,6 +118,8 @@ export class FileStore implements Store {
   private autoSnapshotQueued = false;
   private closing: Promise<void> | undefined;
   private failure: CustodyError | undefined;
+  /** Packing the records found at open, in the background; close stops it. */
+  private cooling: Promise<void> = Promise.resolve();
 
   private constructor(
     /** The store directory. */
@@ -138,7 +153,10 @@ export class FileStore implements Store {
       await createDirectory(directory);
       const lock = await DirectoryLock.acquire(directory);
       try {
-        const recovered = await recover(directory);
+        const warmRecords = warmRecordsOption(options.warmRecords);
+        // Built with every record an object, then packed after the open returns (see coolInBackground).
+        const recovered = await recover(directory, Number.POSITIVE_INFINITY);
+        recovered.state.setWarmRecords(warmRecords);
         const { current } = recovered;
         const journal = await Journal.open(
           directory,
@@ -155,7 +173,7 @@ export class FileStore implements Store {
           tornTail: recovered.tornTail,
           staleLock: lock.takenOver,
         };
-        return new FileStore(
+        const store = new FileStore(
           directory,
           report,
           recovered.state,
@@ -167,6 +185,8 @@ export class FileStore implements Store {
           options.onSnapshotError ?? ((error) => process.emitWarning(error)),
           new Compactor(options.snapshotThread ?? true),
         );
+        if (warmRecords !== Number.POSITIVE_INFINITY) store.coolRecovered(recovered.state.entries());
+        return store;
       } catch (error) {
         await lock.release();
         throw error;
@@ -231,6 +251,7 @@ export class FileStore implements Store {
   /** Waits for transactions in flight and a running snapshot, then closes the journal and releases the lock. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await this.cooling;
       await this.queue;
       await this.applied.catch(noop);
       await this.snapshots.catch(noop);
@@ -239,6 +260,11 @@ export class FileStore implements Store {
       await this.lock.release();
     })();
     return this.closing;
+  }
+
+  /** Packs the records the open found, a slice at a time, until done or the store closes. */
+  private coolRecovered(entries: Entry[]): void {
+    this.cooling = coolInBackground(entries, () => this.closing !== undefined);
   }
 
   /** Runs one transaction in its writer slot; returns once its commit is in the head state and journal queue. */
