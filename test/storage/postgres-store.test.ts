@@ -22,6 +22,7 @@ describe(`PostgresStore (${postgresKind})`, () => {
     expect(await queryDatabase(connection, `SELECT version FROM "${schema}".migrations`)).toEqual([
       { version: 1 },
       { version: 2 },
+      { version: 3 },
     ]);
   });
 

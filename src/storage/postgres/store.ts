@@ -12,7 +12,7 @@ import { type AvailabilityChange, connectionLossReason, Reachability } from "./a
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
 import { decodeRecord } from "./records.js";
-import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
+import { backoff, isDeferredWriteRefused, isRetryable, MAX_ATTEMPTS } from "./retry.js";
 import { PgTransaction } from "./transaction.js";
 import { WriterTurns } from "./turns.js";
 
@@ -124,15 +124,24 @@ export class PostgresStore implements Store {
 
   private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>, partition: string | undefined): Promise<T> {
     let turn = partition;
+    // Puts are deferred (sent with the next statement) until one is refused: the work then runs again at once
+    // with puts sent where they are awaited, so the refusal reaches the caller as the put's own error.
+    let deferring = this.batches;
     for (let attempt = 1; ; attempt++) {
       const locks = this.writerLocks(turn);
+      const defers = deferring;
       try {
         const result = await this.writers.run(turn, () =>
-          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
+          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, defers, work)),
         );
         this.writers.committed();
         return result;
       } catch (error) {
+        if (isDeferredWriteRefused(error) && deferring) {
+          deferring = false;
+          attempt--;
+          continue;
+        }
         if (!isRetryable(error)) throw error;
         this.writers.conflicted();
         // A partitioned writer conflicts with writers of other partitions when their rows share an index page
@@ -186,6 +195,7 @@ export class PostgresStore implements Store {
     session: SqlSession,
     markBroken: () => void,
     locks: WriterLocks,
+    defersWrites: boolean,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
     // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
@@ -193,7 +203,7 @@ export class PostgresStore implements Store {
     // statement (the COMMIT between ends the implicit transaction the locking ran in, and session locks outlive
     // it; the snapshot is taken by that first statement), and the COMMIT with the unlocks. A transaction that
     // sent nothing then took no lock and has nothing to commit.
-    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, this.batches);
+    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, defersWrites);
     let unlocked = false;
     try {
       if (!this.batches) {
@@ -204,21 +214,26 @@ export class PostgresStore implements Store {
         const result = await work(tx);
         // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
         if (tx.failure !== undefined) throw tx.failure;
-        if (!tx.opened) {
+        if (!tx.opened && !tx.holdsUnsent) {
           unlocked = true;
         } else if (this.batches) {
-          await session.query(locks.commitThenUnlock);
+          await tx.commit(locks.commitThenUnlock);
           unlocked = true;
         } else {
           await session.query("COMMIT");
         }
         return result;
       } catch (error) {
+        // The callback's error may come from going on past a deferred put that the server would refuse.
+        if (tx.failure === undefined) await tx.sendDeferred();
         if (tx.opened) await rollback(session, markBroken);
         // The callback's error may be a consequence of what its queries met (it may have caught their error and
-        // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
-        // outage to report rather than whatever the callback made of it.
-        throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
+        // thrown its own): a conflict, which the retry decision must see, a refused deferred put, or a lost
+        // connection, which is the outage to report rather than whatever the callback made of it.
+        const failure = tx.failure;
+        throw isRetryable(failure) || isDeferredWriteRefused(failure) || connectionLossReason(failure) !== undefined
+          ? failure
+          : error;
       }
     } finally {
       tx.finish();
