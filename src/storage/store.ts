@@ -125,6 +125,11 @@ export interface Store {
   /** Releases files, locks and connections. */
   close(): Promise<void>;
   /**
+   * True when reads asked for together cost about one read (a database's round trip) and a transaction
+   * remembers what it has read: a caller then asks up front, in one go, for what it will likely read.
+   */
+  readonly readsAhead?: boolean;
+  /**
    * True when the data outlives the process (files, a database). The engine then refuses to run without the
    * host's key-encryption key, since secrets sealed under a generated one could not be read after a restart.
    */

@@ -58,6 +58,8 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
   readonly durable = true;
+  /** Reads fired together share one round trip, and a transaction remembers what it read (`PgTransaction`). */
+  readonly readsAhead = true;
   private closed = false;
   /** This object's write transactions waiting for their turn (see the class comment). */
   private readonly writers = new WriterTurns();
