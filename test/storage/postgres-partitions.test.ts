@@ -161,7 +161,8 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     );
     await inside.promise;
     const waiting = whole.transaction(async (tx) => {
-      // Its first statement waits for the schema's lock.
+      // Its first statement waits for the schema's lock (a put alone would wait with the COMMIT it is sent with).
+      await tx.get("things", "b");
       await tx.put("things", { id: "b" }, { scope: "s" });
       order.push("whole");
     });
