@@ -234,7 +234,10 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
       const keyEncryptionKey = randomBytes(32);
       const engines = await Promise.all(
         [0, 1, 2].map(async () => {
-          const engine = new CustodyEngine({ store: await PostgresStore.open(connection, { schema }), keyEncryptionKey });
+          const engine = new CustodyEngine({
+            store: await PostgresStore.open(connection, { schema }),
+            keyEncryptionKey,
+          });
           await engine.open();
           return engine;
         }),

@@ -63,7 +63,6 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-
 /** The newest schema version this code knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
