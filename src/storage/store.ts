@@ -90,10 +90,12 @@ export interface TransactionOptions {
   /**
    * The partition the transaction writes in: for the engine, the organization tree (the id of its top-level
    * organization). A store may then run transactions of different partitions at once and make those of one
-   * partition take turns, since these write the same rows (a tree's shared indexes) and would conflict. The
-   * hint never weakens isolation: a transaction that writes outside its partition, or a wrong hint, is still
-   * serializable, only likelier to conflict and be retried. Without it a store treats the transaction as
-   * touching anything (with PostgresStore: it waits for every partition's writers, and they for it).
+   * partition take turns, since these write the same rows (a tree's shared indexes) and would conflict. A
+   * transaction should read and write only its partition's records (and any unique keys): a store may then run
+   * it at an isolation that relies on this (PostgresStore: REPEATABLE READ). Writing outside it, or a wrong hint,
+   * still loses no update and never lets two records hold one key (the store retries), but two such
+   * transactions may each act on a record the other changes. Without it a store treats the transaction as
+   * touching anything (with PostgresStore: it runs alone, serializable, waiting for every partition's writers).
    * MemoryStore and FileStore ignore it: their writers take turns anyway, in one process.
    */
   partition?: string;
@@ -124,6 +126,11 @@ export interface Store {
   release(collection: string, ids: readonly string[], owner: string): Promise<void>;
   /** Releases files, locks and connections. */
   close(): Promise<void>;
+  /**
+   * True when reads asked for together cost about one read (a database's round trip) and a transaction
+   * remembers what it has read: a caller then asks up front, in one go, for what it will likely read.
+   */
+  readonly readsAhead?: boolean;
   /**
    * True when the data outlives the process (files, a database). The engine then refuses to run without the
    * host's key-encryption key, since secrets sealed under a generated one could not be read after a restart.

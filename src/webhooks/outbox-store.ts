@@ -119,4 +119,8 @@ export class OutboxStore implements Store {
   close(): Promise<void> {
     return this.inner.close();
   }
+
+  get readsAhead(): boolean | undefined {
+    return this.inner.readsAhead;
+  }
 }

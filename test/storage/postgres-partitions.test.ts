@@ -11,7 +11,7 @@ import { CustodyEngine } from "../../src/index.js";
 import { PostgresStore } from "../../src/storage/postgres/index.js";
 import { UniqueKeyViolation } from "../../src/storage/store.js";
 import { p256KeyPair, subOrganizationParameters } from "../support/engine.js";
-import { postgresKind, serverUrl, testDatabase } from "../support/postgres.js";
+import { postgresKind, queryDatabase, serverUrl, testDatabase } from "../support/postgres.js";
 
 /** A promise and the function that settles it. */
 function signal(): { promise: Promise<void>; resolve: () => void } {
@@ -161,7 +161,8 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
     );
     await inside.promise;
     const waiting = whole.transaction(async (tx) => {
-      // Its first statement waits for the schema's lock.
+      // Its first statement waits for the schema's lock (a put alone would wait with the COMMIT it is sent with).
+      await tx.get("things", "b");
       await tx.put("things", { id: "b" }, { scope: "s" });
       order.push("whole");
     });
@@ -223,6 +224,100 @@ describe(`PostgresStore partitions (${postgresKind})`, () => {
       const holder = await stores[0]!.read((r) => r.lookup("byName", "shared"));
       expect(holder).toBe(`thing-${1 - refused}`);
       await Promise.all(stores.map((store) => store.close()));
+    },
+  );
+
+  it.runIf(serverUrl)(
+    "keeps activities, tags and unique keys consistent across 16 trees under concurrent load from three engines",
+    async () => {
+      const { connection, schema } = await testDatabase();
+      const keyEncryptionKey = randomBytes(32);
+      const engines = await Promise.all(
+        [0, 1, 2].map(async () => {
+          const engine = new CustodyEngine({
+            store: await PostgresStore.open(connection, { schema }),
+            keyEncryptionKey,
+          });
+          await engine.open();
+          return engine;
+        }),
+      );
+      const trees: { organizationId: string; userId: string }[] = [];
+      for (let tree = 0; tree < 16; tree++) {
+        const { organizationId, rootUserIds } = await engines[tree % 3]!.createOrganization({
+          organizationName: `tree ${tree}`,
+          rootUsers: [
+            {
+              userName: "root",
+              apiKeys: [{ apiKeyName: "k", publicKey: p256KeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
+            },
+          ],
+        });
+        trees.push({ organizationId, userId: rootUserIds[0] as string });
+      }
+      // 48 submitters, each through one engine and over every tree in turn. Each tree gets 12 names, every name
+      // asked for by three submitters with different bodies: exactly one of them may create the tag.
+      const namesPerTree = 12;
+      const outcomes = await Promise.all(
+        Array.from({ length: 48 }, async (_, lane) => {
+          const engine = engines[lane % 3]!;
+          const settled: { organizationId: string; name: string; activityId?: string; code?: string }[] = [];
+          for (let round = 0; round < 12; round++) {
+            const { organizationId, userId } = trees[(lane + round) % trees.length]!;
+            const name = `tag ${(lane * 7 + round) % namesPerTree}`;
+            try {
+              const { activity } = await engine.as({ userId }).createPrivateKeyTag({
+                organizationId,
+                timestampMs: String(Date.now() + lane * 1000 + round),
+                parameters: { privateKeyTagName: name, privateKeyIds: [] },
+              });
+              settled.push({ organizationId, name, activityId: activity.id });
+            } catch (error) {
+              settled.push({ organizationId, name, code: (error as { code?: string }).code });
+            }
+          }
+          return settled;
+        }),
+      );
+      const all = outcomes.flat();
+      for (const outcome of all) if (outcome.activityId === undefined) expect(outcome.code).toBe("ALREADY_EXISTS");
+
+      for (const { organizationId, userId } of trees) {
+        const mine = all.filter((outcome) => outcome.organizationId === organizationId);
+        const created = mine.filter((outcome) => outcome.activityId !== undefined);
+        const reader = engines[0]!.as({ userId });
+        // One tag per name asked for, made by the one submission that was answered with success.
+        const { privateKeyTags } = await reader.listPrivateKeyTags({ organizationId });
+        const names = privateKeyTags.map((tag) => tag.tagName).sort();
+        expect(names).toEqual([...new Set(mine.map((outcome) => outcome.name))].sort());
+        expect(created.map((outcome) => outcome.name).sort()).toEqual(names);
+        // Every submission is one activity (completed or failed), none lost, none twice.
+        const { activities } = await reader.getActivities({ organizationId, paginationOptions: { limit: "100" } });
+        const tagActivities = activities.filter((a) => a.type === "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG");
+        expect(tagActivities).toHaveLength(mine.length);
+        expect(new Set(tagActivities.map((a) => a.id)).size).toBe(mine.length);
+        const completed = tagActivities.filter((a) => a.status === "ACTIVITY_STATUS_COMPLETED").map((a) => a.id);
+        expect(completed.sort()).toEqual(created.map((outcome) => outcome.activityId).sort());
+      }
+      // The unique index and the records agree: every key names a record that stands, every activity has its
+      // fingerprint's key, and every tag its name's.
+      const s = `"${schema}"`;
+      expect(
+        await queryDatabase(
+          connection,
+          `SELECT u.index_name, u.key FROM ${s}.unique_keys u
+           LEFT JOIN ${s}.records r ON r.collection = u.collection AND r.id = u.id WHERE r.id IS NULL`,
+        ),
+      ).toEqual([]);
+      expect(
+        await queryDatabase(
+          connection,
+          `SELECT r.collection, r.id FROM ${s}.records r WHERE r.collection IN ('activities', 'tags')
+           AND NOT EXISTS (SELECT 1 FROM ${s}.unique_keys u WHERE u.collection = r.collection AND u.id = r.id)`,
+        ),
+      ).toEqual([]);
+      await Promise.all(engines.map((engine) => engine.close()));
+      await Promise.all(engines.map((engine) => engine.store.close()));
     },
   );
 });

@@ -22,6 +22,7 @@ describe(`PostgresStore (${postgresKind})`, () => {
     expect(await queryDatabase(connection, `SELECT version FROM "${schema}".migrations`)).toEqual([
       { version: 1 },
       { version: 2 },
+      { version: 3 },
     ]);
   });
 
@@ -91,6 +92,60 @@ describe(`PostgresStore (${postgresKind})`, () => {
       expect(result).toBe(1);
       expect(runs).toBe(2);
       expect(await store.read(async (r) => (await r.get("counters", "c"))?.n)).toBe(1);
+      await store.close();
+    },
+  );
+
+  it.runIf(serverUrl)(
+    "sends a transaction's puts with its COMMIT, yet a put whose key is held throws where it is awaited",
+    async () => {
+      const { connection, schema } = await testDatabase();
+      const inner = new pg.Pool({ connectionString: connection as string, max: 2 });
+      let queries = 0;
+      const counting: SqlPool = {
+        async connect() {
+          const session = await inner.connect();
+          return {
+            query: (text, values) => {
+              queries++;
+              return session.query(text, values);
+            },
+            release: (destroy) => session.release(destroy),
+          };
+        },
+        end: () => inner.end(),
+      };
+      const store = await PostgresStore.open(counting, { schema, endPoolOnClose: true });
+      await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "x" } }));
+      queries = 0;
+      await store.transaction(async (tx) => {
+        expect(await tx.list("things", "s")).toHaveLength(1);
+        await Promise.all([1, 2, 3].map((n) => tx.put("things", { id: `n${n}` }, { scope: "s" })));
+        // Answered from memory: the listing is read again (after the puts it must show them), the records not.
+        expect(await tx.get("things", "n2")).toEqual({ id: "n2" });
+      });
+      // The opening with the listing; the puts with the COMMIT.
+      expect(queries).toBe(2);
+      let runs = 0;
+      const caught = await store.transaction(async (tx) => {
+        runs++;
+        await tx.get("things", "a");
+        try {
+          await tx.put("things", { id: "b" }, { scope: "s", keys: { byName: "x" } });
+        } catch (error) {
+          await tx.put("things", { id: "c" }, { scope: "s", keys: { byName: "y" } });
+          return error;
+        }
+        return undefined;
+      });
+      expect(caught).toBeInstanceOf(UniqueKeyViolation);
+      // Once with the put deferred (its refusal failing the COMMIT), once with puts sent where they are awaited.
+      expect(runs).toBe(2);
+      await store.read(async (r) => {
+        expect(await r.get("things", "b")).toBeUndefined();
+        expect(await r.lookup("byName", "y")).toBe("c");
+        expect((await r.list("things", "s")).map((t) => t.id)).toEqual(["a", "c", "n1", "n2", "n3"]);
+      });
       await store.close();
     },
   );

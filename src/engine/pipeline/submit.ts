@@ -34,6 +34,7 @@ import {
 import { failedActivity } from "./failed-activity.js";
 import { assertLive } from "./liveness.js";
 import { activityViewer } from "./pending.js";
+import { readAhead } from "./read-ahead.js";
 import type { AcceptedSubmission, PipelineCore } from "./submission.js";
 import { bodyWithoutNulls, parseWith } from "./validate.js";
 import { castVote } from "./voting.js";
@@ -225,6 +226,7 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
         data.get("organizations", submission.organizationId),
         data.get("organizations", principal.organizationId),
         data.get("users", principal.userId),
+        core.store.readsAhead ? readAhead(data, submission) : undefined,
       ]);
       if (existingId !== undefined) return { response: await replay(data, existingId, principal, now) };
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");

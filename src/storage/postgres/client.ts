@@ -33,20 +33,36 @@ export interface SqlPool {
 
 /**
  * Runs `work` on a session from `pool` and gives the session back, or has the pool discard it when `work`
- * called `markBroken` (a session that could not even roll back must not serve anyone else).
+ * called `markBroken` (a session that could not even roll back must not serve anyone else). Work that hands a
+ * statement still running to `releaseAfter` (a read-only COMMIT its caller need not wait for) has the session
+ * given back once that statement is done, and discarded if it fails.
  */
 export async function withSession<T>(
   pool: SqlPool,
-  work: (session: SqlSession, markBroken: () => void) => Promise<T>,
+  work: (session: SqlSession, markBroken: () => void, releaseAfter: (running: Promise<unknown>) => void) => Promise<T>,
 ): Promise<T> {
   const session = await pool.connect();
   let broken = false;
+  let running: Promise<unknown> | undefined;
   try {
-    return await work(session, () => {
-      broken = true;
-    });
+    return await work(
+      session,
+      () => {
+        broken = true;
+      },
+      (statement) => {
+        running = statement;
+      },
+    );
   } finally {
-    session.release(broken || undefined);
+    if (running === undefined) {
+      session.release(broken || undefined);
+    } else {
+      running.then(
+        () => session.release(broken || undefined),
+        () => session.release(true),
+      );
+    }
   }
 }
 

@@ -14,6 +14,9 @@ interface Migration {
   statements: (schema: string) => string[];
 }
 
+/** The SQLSTATE of `refuse_write` (version 3): class CU, custodian's own. */
+export const DEFERRED_WRITE_REFUSED = "CU001";
+
 /**
  * Ids and scopes use `COLLATE "C"` (byte order), the order in which the other stores compare ids, so listings
  * agree across stores whatever the database's default collation. Records are JSON text rather than JSONB:
@@ -46,6 +49,17 @@ const MIGRATIONS: readonly Migration[] = [
     // body, so that taking one is an UPDATE that `FOR UPDATE SKIP LOCKED` can share out between instances.
     version: 2,
     statements: (s) => [`ALTER TABLE ${s}.records ADD COLUMN lease_owner text, ADD COLUMN lease_until bigint`],
+  },
+  {
+    // A deferred put (see `transaction.ts`) is sent with a later statement, after the caller was told it went
+    // through: one that would have thrown (a key held, a scope move) must fail its whole query instead, with an
+    // error the store knows (`DEFERRED_WRITE_REFUSED`), so that nothing after it commits.
+    version: 3,
+    statements: (s) => [
+      `CREATE FUNCTION ${s}.refuse_write() RETURNS void LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'custodian: a deferred write was refused' USING ERRCODE = '${DEFERRED_WRITE_REFUSED}'; END
+       $$`,
+    ],
   },
 ];
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { isSqlError } from "./client.js";
+import { DEFERRED_WRITE_REFUSED } from "./migrations.js";
 
 /**
  * SQLSTATEs after which running the whole transaction again can succeed: a serialization failure (40001), a
@@ -24,4 +25,12 @@ export const MAX_ATTEMPTS = 50;
 export function backoff(attempt: number): Promise<void> {
   const ceiling = Math.min(100, 2 ** attempt);
   return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+}
+
+/**
+ * Whether a deferred put was refused (see `PgTransaction`): the work is then run again, at once, with puts sent
+ * where they are awaited, so that the refusal reaches the caller as the put's own error.
+ */
+export function isDeferredWriteRefused(error: unknown): boolean {
+  return isSqlError(error) && error.code === DEFERRED_WRITE_REFUSED;
 }

@@ -12,7 +12,7 @@ import { type AvailabilityChange, connectionLossReason, Reachability } from "./a
 import { type SqlPool, type SqlSession, withSession } from "./client.js";
 import { migrate } from "./migrations.js";
 import { decodeRecord } from "./records.js";
-import { backoff, isRetryable, MAX_ATTEMPTS } from "./retry.js";
+import { backoff, isDeferredWriteRefused, isRetryable, MAX_ATTEMPTS } from "./retry.js";
 import { PgTransaction } from "./transaction.js";
 import { WriterTurns } from "./turns.js";
 
@@ -33,18 +33,24 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * A {@link Store} in PostgreSQL. Several instances (in one process or many) may share a database: every
- * transaction runs at SERIALIZABLE isolation, so their effect is that of some one-at-a-time order.
+ * A {@link Store} in PostgreSQL. Several instances (in one process or many) may share a database, and their
+ * write transactions take effect as in some one-at-a-time order.
  *
  * Write transactions of one partition (`TransactionOptions.partition`: the engine names the organization tree)
- * also take turns, in the process (a queue per partition) and across processes (a session advisory lock on the
- * schema and partition, taken before the transaction's snapshot). Every activity writes its tree's shared
- * indexes, so concurrent writers of one tree would conflict and retry, and commit less together than one alone.
- * Writers of different partitions run at once. A write with no partition runs alone: it takes the schema's
- * writer lock exclusively, which partitioned writers hold shared. SERIALIZABLE and the retry stay the
- * guarantee (writes of two trees that do meet, such as one name taken in both, conflict and are retried); the
- * locks only keep conflicts rare, and a partitioned write that conflicts three times runs alone. A lock belongs to its session, so a process that dies mid-transaction
- * releases it with its connection. Reads and claims take no turn.
+ * take turns, in the process (a queue per partition) and across processes (a session advisory lock on the
+ * schema and partition, taken before the transaction's snapshot, so each sees the commits of those before it):
+ * they run one after another, as serially as can be. Writers of different partitions run at once, at
+ * REPEATABLE READ: each reads its own partition's records, which no concurrent writer changes, and where two do
+ * meet they conflict and are retried: a row both write (the second fails to update it), or a unique key both
+ * take (the table's primary key lets one have it; the other's retry finds it held). SERIALIZABLE would add
+ * nothing for such writers but conflicts of its own: it tracks reads by index page, and writers of different
+ * partitions share pages. A write with no partition runs alone, at SERIALIZABLE: it takes the schema's writer
+ * lock exclusively, which partitioned writers hold shared, and a partitioned write that conflicts three times
+ * runs alone too. A partitioned transaction that reads another partition's records while that one's writers
+ * change them is therefore not guaranteed serializable (two such may each act on what the other changes);
+ * the engine's partitions are organization trees, and an activity reads only its own tree's records. A lock
+ * belongs to its session, so a process that dies mid-transaction releases it with its connection. Reads and
+ * claims take no turn.
  *
  * Open it with {@link PostgresStore.open}, from a connection string (the store then owns its `pg.Pool` and
  * ends it on close) or from a pool you own: a `pg.Pool`, or anything with the {@link SqlPool} shape.
@@ -58,6 +64,8 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   /** Data outlives the process, so the engine requires the host's key-encryption key (see `Store.durable`). */
   readonly durable = true;
+  /** Reads fired together share one round trip, and a transaction remembers what it read (`PgTransaction`). */
+  readonly readsAhead = true;
   private closed = false;
   /** This object's write transactions waiting for their turn (see the class comment). */
   private readonly writers = new WriterTurns();
@@ -109,8 +117,8 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Runs `work` in a SERIALIZABLE transaction. When PostgreSQL refuses to commit because a concurrent
-   * transaction conflicted (a serialization failure or a deadlock), the store rolls back and runs `work`
+   * Runs `work` in a transaction (see the class comment). When PostgreSQL refuses to commit because a
+   * concurrent transaction conflicted (a serialization failure, a deadlock or a unique key taken meanwhile), the store rolls back and runs `work`
    * again from the start, up to 50 times: the caller sees only the final outcome. **`work` may therefore run
    * more than once**, so it must have no effect outside the transaction it is handed (or only effects that
    * are safe to repeat). `options.partition` lets transactions of different partitions run at once (see the
@@ -124,20 +132,29 @@ export class PostgresStore implements Store {
 
   private async withRetries<T>(work: (tx: StoreTransaction) => Promise<T>, partition: string | undefined): Promise<T> {
     let turn = partition;
+    // Puts are deferred (sent with the next statement) until one is refused: the work then runs again at once
+    // with puts sent where they are awaited, so the refusal reaches the caller as the put's own error.
+    let deferring = this.batches;
     for (let attempt = 1; ; attempt++) {
       const locks = this.writerLocks(turn);
+      const defers = deferring;
       try {
         const result = await this.writers.run(turn, () =>
-          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, work)),
+          withSession(this.pool, (session, markBroken) => this.attempt(session, markBroken, locks, defers, work)),
         );
         this.writers.committed();
         return result;
       } catch (error) {
+        if (isDeferredWriteRefused(error) && deferring) {
+          deferring = false;
+          attempt--;
+          continue;
+        }
         if (!isRetryable(error)) throw error;
         this.writers.conflicted();
-        // A partitioned writer conflicts with writers of other partitions when their rows share an index page
-        // (SERIALIZABLE tracks reads by page) or when they do touch the same rows. One that keeps conflicting
-        // runs alone, where no writer that takes turns can conflict with it, so a storm of conflicts ends.
+        // A partitioned writer conflicts with writers of other partitions when they do touch the same rows. One
+        // that keeps conflicting runs alone, where no writer that takes turns can conflict with it, so a storm of
+        // conflicts ends.
         if (attempt >= ALONE_AFTER) turn = undefined;
         if (attempt >= MAX_ATTEMPTS) {
           throw new CustodyError("ABORTED", `PostgresStore: the transaction kept conflicting (${attempt} attempts)`, {
@@ -162,10 +179,13 @@ export class PostgresStore implements Store {
         const value = statement.values[Number(n) - 1];
         return typeof value === "number" ? String(value) : `'${value as string}'`;
       });
+    // A partitioned writer runs at REPEATABLE READ (see the class comment); one alone, at SERIALIZABLE.
+    const begin = `BEGIN ISOLATION LEVEL ${partition === undefined ? "SERIALIZABLE" : "REPEATABLE READ"}`;
     const withLiterals = (lock: Statement, unlock: Statement): WriterLocks => ({
       lock,
       unlock,
-      lockThenBegin: `${literal(lock)}; COMMIT; BEGIN ISOLATION LEVEL SERIALIZABLE`,
+      begin,
+      lockThenBegin: `${literal(lock)}; COMMIT; ${begin}`,
       commitThenUnlock: `COMMIT; ${literal(unlock)}`,
     });
     if (partition === undefined) {
@@ -186,6 +206,7 @@ export class PostgresStore implements Store {
     session: SqlSession,
     markBroken: () => void,
     locks: WriterLocks,
+    defersWrites: boolean,
     work: (tx: StoreTransaction) => Promise<T>,
   ): Promise<T> {
     // The locks are taken before BEGIN, so the transaction's snapshot already sees the previous writer's commit.
@@ -193,32 +214,37 @@ export class PostgresStore implements Store {
     // statement (the COMMIT between ends the implicit transaction the locking ran in, and session locks outlive
     // it; the snapshot is taken by that first statement), and the COMMIT with the unlocks. A transaction that
     // sent nothing then took no lock and has nothing to commit.
-    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, this.batches);
+    const tx = new PgTransaction(session, this.schema, this.batches ? locks.lockThenBegin : undefined, defersWrites);
     let unlocked = false;
     try {
       if (!this.batches) {
         await session.query(locks.lock.text, locks.lock.values);
-        await session.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+        await session.query(locks.begin);
       }
       try {
         const result = await work(tx);
         // A server error the callback caught still dooms the transaction (COMMIT would silently roll back).
         if (tx.failure !== undefined) throw tx.failure;
-        if (!tx.opened) {
+        if (!tx.opened && !tx.holdsUnsent) {
           unlocked = true;
         } else if (this.batches) {
-          await session.query(locks.commitThenUnlock);
+          await tx.commit(locks.commitThenUnlock);
           unlocked = true;
         } else {
           await session.query("COMMIT");
         }
         return result;
       } catch (error) {
+        // The callback's error may come from going on past a deferred put that the server would refuse.
+        if (tx.failure === undefined) await tx.sendDeferred();
         if (tx.opened) await rollback(session, markBroken);
         // The callback's error may be a consequence of what its queries met (it may have caught their error and
-        // thrown its own): a conflict, which the retry decision must see, or a lost connection, which is the
-        // outage to report rather than whatever the callback made of it.
-        throw isRetryable(tx.failure) || connectionLossReason(tx.failure) !== undefined ? tx.failure : error;
+        // thrown its own): a conflict, which the retry decision must see, a refused deferred put, or a lost
+        // connection, which is the outage to report rather than whatever the callback made of it.
+        const failure = tx.failure;
+        throw isRetryable(failure) || isDeferredWriteRefused(failure) || connectionLossReason(failure) !== undefined
+          ? failure
+          : error;
       }
     } finally {
       tx.finish();
@@ -235,18 +261,21 @@ export class PostgresStore implements Store {
 
   /**
    * Runs `work` on one snapshot of committed data (a read-only REPEATABLE READ transaction, which never conflicts).
-   * A session that runs several statements in one query begins it with the first read.
+   * A session that runs several statements in one query begins it with the first read; the result is handed
+   * back without waiting for the COMMIT.
    */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
     const begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
     return this.reach(() =>
-      withSession(this.pool, async (session, markBroken) => {
+      withSession(this.pool, async (session, markBroken, releaseAfter) => {
         if (!this.batches) await session.query(begin);
         const reader = new PgTransaction(session, this.schema, this.batches ? begin : undefined);
         try {
           const result = await work(reader);
-          if (reader.opened) await session.query("COMMIT");
+          // The answer is complete: ending a read-only transaction changes nothing the caller could see, so the
+          // caller goes on while the COMMIT runs, and the session returns to the pool once it is done.
+          if (reader.opened) releaseAfter(session.query("COMMIT"));
           return result;
         } catch (error) {
           if (reader.opened) await rollback(session, markBroken);
@@ -361,6 +390,8 @@ interface Statement {
 interface WriterLocks {
   lock: Statement;
   unlock: Statement;
+  /** Begins the transaction, at the isolation level the writer needs. */
+  begin: string;
   /** Takes the locks and begins the transaction, as one query. */
   lockThenBegin: string;
   /** Commits and gives the locks back, as one query. */

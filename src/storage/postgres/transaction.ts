@@ -22,11 +22,19 @@ import { decodeRecord, encodeRecord } from "./records.js";
  * server reported, so the store can tell that the transaction is doomed (and perhaps worth retrying) even
  * when the work callback caught that error and went on.
  *
- * Records and unique keys it has read or written are remembered for the rest of the transaction. Both kinds
- * of transaction see one snapshot (SERIALIZABLE or REPEATABLE READ), so reading a row again returns what it
- * returned the first time unless this transaction wrote it, and what this transaction writes is remembered as
- * the server would return it. An activity asks for its submitter three times, its organization and its
- * fingerprint's key twice, and reads back the activity it has just written: each a round trip saved.
+ * Records, unique keys and listings it has read or written are remembered for the rest of the transaction.
+ * Both kinds of transaction see one snapshot (SERIALIZABLE or REPEATABLE READ), so reading a row again returns
+ * what it returned the first time unless this transaction wrote it, and what this transaction writes is
+ * remembered as the server would return it (a listing of a collection it writes is read again). An activity
+ * asks for its submitter three times, its organization and its fingerprint's key twice, and reads back the
+ * activity it has just written: each a round trip saved.
+ *
+ * On a session that runs several statements in one query, a writer *defers* its puts: each goes to the server
+ * with the next statement the transaction sends (a read it cannot answer from memory, a delete, or the COMMIT),
+ * in the same query, so an activity's writes cost no round trip of their own. A deferred put cannot throw
+ * {@link UniqueKeyViolation} where the caller awaits it, so its statement fails instead (`refuse_write`, see
+ * `migrations.ts`) and the store runs the work again with puts sent at once, where it throws as it should
+ * (see {@link isDeferredWriteRefused}).
  *
  * A name holding U+0000 never reaches the server, which cannot take it as text: no record or key can hold one
  * (see `storage/storable.ts`), so a read under such a name finds nothing, as in every store.
@@ -40,12 +48,14 @@ export class PgTransaction implements StoreTransaction {
   private readonly records = new Map<string, Promise<StoredRecord | undefined>>();
   /** `pairKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
   private readonly keys = new Map<string, Promise<string | undefined>>();
+  /** Collection → listing (scope and options) → its records, until the transaction writes the collection. */
+  private readonly lists = new Map<string, Map<string, Promise<StoredRecord[]>>>();
   private open = true;
   private queue: Promise<unknown> = Promise.resolve();
   /** Reads asked for since the session's last statement was queued: they go to the server as one statement. */
   private batch: PendingRead[] | undefined;
-  /** Writes asked for since the session's last statement was queued: they go to the server as one query. */
-  private writes: PendingWrite[] | undefined;
+  /** Deferred puts not yet handed to a statement, in call order (their values written into the text). */
+  private unsent: string[] = [];
 
   constructor(
     private readonly session: SqlSession,
@@ -57,8 +67,8 @@ export class PgTransaction implements StoreTransaction {
      * opened the transaction already.
      */
     private opening?: string,
-    /** Whether the session runs several statements sent as one query (then writes fired together share one). */
-    private readonly severalStatements = false,
+    /** Whether puts are deferred (the session then runs several statements sent as one query). */
+    private readonly defersWrites = false,
   ) {}
 
   /** Whether the transaction was opened (or the opening sent): it then needs a COMMIT or a ROLLBACK. */
@@ -66,11 +76,23 @@ export class PgTransaction implements StoreTransaction {
     return this.opening === undefined;
   }
 
+  /** Whether deferred puts wait to be sent. */
+  get holdsUnsent(): boolean {
+    return this.unsent.length > 0;
+  }
+
   /** The opening not sent yet, now taken to be sent. */
   private takeOpening(): string | undefined {
     const opening = this.opening;
     this.opening = undefined;
     return opening;
+  }
+
+  /** The deferred puts not handed to a statement yet, now taken to be sent before it. */
+  private takeUnsent(): string[] {
+    const unsent = this.unsent;
+    this.unsent = [];
+    return unsent;
   }
 
   private assertOpen(): void {
@@ -97,20 +119,45 @@ export class PgTransaction implements StoreTransaction {
 
   private async query(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
     this.assertOpen();
-    // Reads and writes asked for after this statement must see what it does: they start batches of their own.
+    // Reads asked for after this statement must see what it does: they start a batch of their own.
     this.batch = undefined;
-    this.writes = undefined;
+    const writes = this.takeUnsent();
     try {
-      return (
-        await this.inOrder(async () => {
-          const opening = this.takeOpening();
-          if (opening !== undefined) await this.session.query(opening);
-          return this.session.query(text, values);
-        })
-      ).rows;
+      return await this.inOrder(() => this.send(text, values, writes));
     } catch (error) {
       this.failure ??= error;
       throw error;
+    }
+  }
+
+  /**
+   * Sends the deferred puts and then `closing` (the COMMIT), in one query: the transaction's last round trip.
+   * A failure is kept in {@link failure} and thrown.
+   */
+  async commit(closing: string): Promise<void> {
+    await this.sendUnsent(closing);
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /**
+   * Sends the deferred puts alone, for a transaction whose work threw while some waited: a put the server
+   * refuses then shows in {@link failure}, so the store can run the work again with puts that throw where
+   * they are awaited (the work's error may have come from going on past such a put).
+   */
+  async sendDeferred(): Promise<void> {
+    if (this.holdsUnsent) await this.sendUnsent();
+  }
+
+  private async sendUnsent(closing?: string): Promise<void> {
+    const writes = this.takeUnsent();
+    const parts = closing === undefined ? writes : [...writes, closing];
+    try {
+      await this.inOrder(async () => {
+        const opening = this.takeOpening();
+        await this.session.query((opening === undefined ? parts : [opening, ...parts]).join("; "));
+      });
+    } catch (error) {
+      this.failure ??= error;
     }
   }
 
@@ -128,11 +175,12 @@ export class PgTransaction implements StoreTransaction {
       }
       const batch = [read];
       this.batch = batch;
-      this.writes = undefined;
+      // The puts asked for before this read go with it; those asked for after it go with a later statement.
+      const writes = this.takeUnsent();
       void this.inOrder(async () => {
         if (this.batch === batch) this.batch = undefined;
         try {
-          await this.runBatch(batch);
+          await this.runBatch(batch, writes);
         } catch (error) {
           this.failure ??= error;
           for (const each of batch) each.reject(error);
@@ -141,55 +189,10 @@ export class PgTransaction implements StoreTransaction {
     });
   }
 
-  /**
-   * Runs a write statement. On a session that runs several statements in one query, writes asked for before the
-   * session is free (a `Promise.all`) go in one query, in call order, each statement seeing those before it.
-   */
-  private write(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-    if (!this.severalStatements) return this.query(text, values);
-    this.assertOpen();
-    return new Promise((resolve, reject) => {
-      const write: PendingWrite = { text, values, resolve, reject };
-      if (this.writes !== undefined) {
-        this.writes.push(write);
-        return;
-      }
-      const writes = [write];
-      this.writes = writes;
-      this.batch = undefined;
-      void this.inOrder(async () => {
-        if (this.writes === writes) this.writes = undefined;
-        try {
-          await this.runWrites(writes);
-        } catch (error) {
-          this.failure ??= error;
-          for (const each of writes) each.reject(error);
-        }
-      });
-    });
-  }
-
-  private async runWrites(writes: readonly PendingWrite[]): Promise<void> {
-    if (writes.length === 1) {
-      const [only] = writes as [PendingWrite];
-      only.resolve(await this.send(only.text, only.values));
-      return;
-    }
-    const texts = writes.map((write) => inline(write.text, write.values));
-    const opening = this.takeOpening();
-    const results = (await this.session.query(
-      (opening === undefined ? texts : [opening, ...texts]).join("; "),
-    )) as unknown as SqlResult[];
-    const own = results.slice(results.length - writes.length);
-    writes.forEach((write, n) => {
-      write.resolve((own[n] as SqlResult).rows);
-    });
-  }
-
-  private async runBatch(batch: readonly PendingRead[]): Promise<void> {
+  private async runBatch(batch: readonly PendingRead[], writes: readonly string[]): Promise<void> {
     if (batch.length === 1) {
       const [only] = batch as [PendingRead];
-      only.resolve((await this.send(only.text, only.values)) as unknown as ReadRow[]);
+      only.resolve((await this.send(only.text, only.values, writes)) as unknown as ReadRow[]);
       return;
     }
     // One UNION ALL of the reads, each tagged with its place in the batch, its placeholders renumbered.
@@ -200,7 +203,7 @@ export class PgTransaction implements StoreTransaction {
       const text = read.text.replace(/\$([0-9]+)/g, (_, i: string) => `$${Number(i) + offset}`);
       return `SELECT ${n} AS read, r.* FROM (${text}) AS r`;
     });
-    const rows = await this.send(parts.join(" UNION ALL "), values);
+    const rows = await this.send(parts.join(" UNION ALL "), values, writes);
     const answers = batch.map((): ReadRow[] => []);
     for (const row of rows) answers[row.read as number]?.push(row as unknown as ReadRow);
     batch.forEach((read, n) => {
@@ -209,13 +212,15 @@ export class PgTransaction implements StoreTransaction {
   }
 
   /**
-   * Sends a read, after the transaction's opening when that is still to be sent: then in the same query, its
-   * values written into the text (a query of several statements takes none) by pg's own quoting.
+   * Sends a statement, after the transaction's opening and the deferred puts `writes` when there are any: then
+   * in the same query, its values written into the text (a query of several statements takes none) by pg's own
+   * quoting.
    */
-  private async send(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+  private async send(text: string, values: unknown[], writes: readonly string[]): Promise<Record<string, unknown>[]> {
     const opening = this.takeOpening();
-    if (opening === undefined) return (await this.session.query(text, values)).rows;
-    const results = (await this.session.query(`${opening}; ${inline(text, values)}`)) as unknown as SqlResult[];
+    const before = opening === undefined ? writes : [opening, ...writes];
+    if (before.length === 0) return (await this.session.query(text, values)).rows;
+    const results = (await this.session.query([...before, inline(text, values)].join("; "))) as unknown as SqlResult[];
     return (results[results.length - 1] as SqlResult).rows;
   }
 
@@ -265,12 +270,21 @@ export class PgTransaction implements StoreTransaction {
       tail = ` LIMIT $${values.length}`;
     }
     const order = options.order === "desc" ? "DESC" : "ASC";
-    const rows = await this.read(
-      `SELECT body, NULL::text AS held_by, row_number() OVER (ORDER BY id ${order}) AS ord
-       FROM ${this.schema}.records WHERE ${where} ORDER BY id ${order}${tail}`,
-      values,
-    );
-    return rows.map((row) => decodeRecord(row.body as string));
+    let listings = this.lists.get(collection);
+    if (listings === undefined) {
+      listings = new Map();
+      this.lists.set(collection, listings);
+    }
+    const listing = await remembered(listings, JSON.stringify([where, order, tail, ...values]), async () => {
+      const rows = await this.read(
+        `SELECT body, NULL::text AS held_by, row_number() OVER (ORDER BY id ${order}) AS ord
+         FROM ${this.schema}.records WHERE ${where} ORDER BY id ${order}${tail}`,
+        values,
+      );
+      return rows.map((row) => decodeRecord(row.body as string));
+    });
+    // A copy: the caller may sort or trim the array it gets (the records themselves are frozen).
+    return [...listing];
   }
 
   async put(collection: string, record: StoredRecord, placement: Placement): Promise<void> {
@@ -290,29 +304,31 @@ export class PgTransaction implements StoreTransaction {
     // concurrent writers of other partitions would conflict there.
     const body = encodeRecord(record);
     const s = this.schema;
-    const rows = await this.write(
-      `WITH wanted AS (SELECT * FROM unnest($5::text[], $6::text[]) AS w(index_name, key)),
-       held AS (SELECT u.index_name, u.key, u.id FROM ${s}.unique_keys AS u
-                JOIN wanted AS w ON u.index_name = w.index_name AND u.key = w.key WHERE u.id <> $2),
-       written AS (
-         INSERT INTO ${s}.records (collection, id, scope, body)
-         SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM held)
-         ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
-         WHERE records.scope = EXCLUDED.scope
-         RETURNING xmax <> 0 AS replaced
-       ),
-       dropped AS (
-         DELETE FROM ${s}.unique_keys AS u WHERE (SELECT replaced FROM written) AND u.collection = $1 AND u.id = $2
-         AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.index_name = u.index_name AND w.key = u.key)
-       ),
-       keyed AS (
-         INSERT INTO ${s}.unique_keys (index_name, key, collection, id)
-         SELECT index_name, key, $1, $2 FROM wanted WHERE EXISTS (SELECT 1 FROM written)
-         ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id
-       )
+    const values = [
+      collection,
+      record.id,
+      placement.scope,
+      body,
+      keys.map(([index]) => index),
+      keys.map(([, key]) => key),
+    ];
+    this.lists.delete(collection);
+    if (this.defersWrites) {
+      // Sent with the transaction's next statement. A held key or a move to another scope fails that statement
+      // (`refuse_write`), and the store runs the work again with puts sent at once, which throw here.
+      this.unsent.push(inline(`${putStatement(s)} SELECT ${s}.refuse_write() FROM refused`, values));
+      this.batch = undefined;
+      // Whether the put replaces a record, whose keys it no longer declares are dropped, is known only to the
+      // server: keys are read again on demand.
+      this.forgetKeys();
+      this.remember(collection, record.id, body, keys);
+      return;
+    }
+    const rows = await this.query(
+      `${putStatement(s)}
        SELECT (SELECT replaced FROM written) AS replaced,
               (SELECT json_agg(json_build_array(index_name, key, id)) FROM held) AS held`,
-      [collection, record.id, placement.scope, body, keys.map(([index]) => index), keys.map(([, key]) => key)],
+      values,
     );
     const answer = rows[0] as { replaced: boolean | null; held: [string, string, string][] | null };
     if (answer.held !== null) {
@@ -332,8 +348,13 @@ export class PgTransaction implements StoreTransaction {
     }
     // Which keys named a replaced record is known only to the server: they are read again on demand.
     if (answer.replaced) this.forgetKeys();
-    this.records.set(pairKey(collection, record.id), Promise.resolve(decodeRecord(body)));
-    for (const [index, key] of keys) this.keys.set(pairKey(index, key), Promise.resolve(record.id));
+    this.remember(collection, record.id, body, keys);
+  }
+
+  /** Remembers a put record and its keys as the server now holds them. */
+  private remember(collection: string, id: string, body: string, keys: readonly [string, string][]): void {
+    this.records.set(pairKey(collection, id), Promise.resolve(decodeRecord(body)));
+    for (const [index, key] of keys) this.keys.set(pairKey(index, key), Promise.resolve(id));
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -344,6 +365,7 @@ export class PgTransaction implements StoreTransaction {
       [collection, id],
     );
     this.records.set(pairKey(collection, id), Promise.resolve(undefined));
+    this.lists.delete(collection);
     if (!rows[0]) return;
     this.deletedScopes.set(pairKey(collection, id), rows[0].scope as string);
     this.forgetKeys();
@@ -382,12 +404,33 @@ interface PendingRead {
   reject: (error: unknown) => void;
 }
 
-/** A write waiting for its batch to be sent. */
-interface PendingWrite {
-  text: string;
-  values: unknown[];
-  resolve: (rows: Record<string, unknown>[]) => void;
-  reject: (error: unknown) => void;
+/**
+ * The common part of a put (see `PgTransaction.put`): the CTEs that check the keys (`held`), write the record
+ * (`written`, one row saying whether it replaced one; none when a key is held or the record sits in another
+ * scope), drop the keys a replaced record no longer declares and write its own, and `refused`, one row when the
+ * put wrote nothing. Values: collection, id, scope, body, key index names, keys.
+ */
+function putStatement(s: string): string {
+  return `WITH wanted AS (SELECT * FROM unnest($5::text[], $6::text[]) AS w(index_name, key)),
+       held AS (SELECT u.index_name, u.key, u.id FROM ${s}.unique_keys AS u
+                JOIN wanted AS w ON u.index_name = w.index_name AND u.key = w.key WHERE u.id <> $2),
+       written AS (
+         INSERT INTO ${s}.records (collection, id, scope, body)
+         SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM held)
+         ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
+         WHERE records.scope = EXCLUDED.scope
+         RETURNING xmax <> 0 AS replaced
+       ),
+       dropped AS (
+         DELETE FROM ${s}.unique_keys AS u WHERE (SELECT replaced FROM written) AND u.collection = $1 AND u.id = $2
+         AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.index_name = u.index_name AND w.key = u.key)
+       ),
+       keyed AS (
+         INSERT INTO ${s}.unique_keys (index_name, key, collection, id)
+         SELECT index_name, key, $1, $2 FROM wanted WHERE EXISTS (SELECT 1 FROM written)
+         ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id
+       ),
+       refused AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM written))`;
 }
 
 /** `text` with its placeholders replaced by their values written as SQL (for a query of several statements). */

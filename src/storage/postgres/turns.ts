@@ -4,11 +4,10 @@
  * to conflicts. The advisory locks (see `store.ts`) give the first two across processes; this queue keeps
  * waiting writers in the process instead of on pooled connections.
  *
- * Writers of different partitions still conflict when their rows share an index page, since PostgreSQL tracks
- * a SERIALIZABLE transaction's reads by page: often while the tables are small, rarely once they are large. So
- * the number of partitions writing at once is halved on each conflict and raised by one after as many commits
- * as it allows (additive increase, multiplicative decrease): where partitions keep meeting, writers end up
- * taking turns as one would, and where they do not, they run side by side.
+ * Writers of different partitions still conflict when they write the same rows (a wrong partition, or a unique
+ * key both take). So the number of partitions writing at once is halved on each conflict and raised by one after
+ * as many commits as it allows (additive increase, multiplicative decrease): where partitions keep meeting,
+ * writers end up taking turns as one would, and where they do not, they run side by side.
  *
  * @module
  */
