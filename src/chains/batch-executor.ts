@@ -82,3 +82,13 @@ export function batchCalldata(
 export function delegationCode(delegate: string): string {
   return `${DELEGATION_PREFIX}${strip(delegate)}`;
 }
+
+/**
+ * The delegate of an account whose code is `code`, or undefined when that code is not a delegation. EIP-7702
+ * writes exactly 23 bytes (the prefix and an address), so code that merely starts with the prefix, which no
+ * chain can hold, is not taken for one.
+ */
+export function delegateOf(code: string): string | undefined {
+  const match = /^0xef0100([0-9a-f]{40})$/.exec(code.toLowerCase());
+  return match ? `0x${match[1]}` : undefined;
+}

@@ -96,6 +96,16 @@ export class EvmRpc {
     return typeof result === "string" ? result : "0x";
   }
 
+  /** The code of `address` in the latest block (`0x` hex, lower case; `0x` for an account without code). */
+  async code(address: string): Promise<string> {
+    const method = "eth_getCode";
+    const code = await this.backend.request(method, [address, "latest"]);
+    if (typeof code !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(code)) {
+      throw new ChainUnreachable(method, `the answer ${excerptJson(code)} is not hex bytes`);
+    }
+    return code.toLowerCase();
+  }
+
   async balance(address: string): Promise<bigint> {
     const method = "eth_getBalance";
     return quantity(await this.backend.request(method, [address, "latest"]), method);

@@ -9,7 +9,7 @@
 import { authorization, Transaction } from "micro-eth-signer";
 import { CustodyError } from "../common/errors.js";
 import { bytesToHex } from "../crypto/bytes.js";
-import { DELEGATION_PREFIX } from "./batch-executor.js";
+import { delegateOf } from "./batch-executor.js";
 import { chainFailure } from "./errors.js";
 import { EvmRpc } from "./evm-rpc.js";
 import type { ChainBackend } from "./registry.js";
@@ -34,7 +34,8 @@ export interface UndelegationRequest {
 /**
  * The unsigned undelegation transaction (`0x` hex of its EIP-2718 serialization), with the account's
  * authorization signed in it. An account that delegates to nothing is refused (`FAILED_PRECONDITION`,
- * `NOT_DELEGATED`).
+ * `NOT_DELEGATED`), as is one whose code only looks like a delegation; a node whose code answer is not hex is
+ * unreachable (`UNAVAILABLE`).
  */
 export async function prepareUndelegation(backend: ChainBackend, request: UndelegationRequest): Promise<string> {
   const rpc = new EvmRpc(backend);
@@ -47,8 +48,7 @@ export async function prepareUndelegation(backend: ChainBackend, request: Undele
         { field: "parameters.caip2", reason: "CHAIN_ID_MISMATCH", caip2: request.caip2 },
       );
     }
-    const code = String(await backend.request("eth_getCode", [request.account, "latest"])).toLowerCase();
-    if (!code.startsWith(DELEGATION_PREFIX)) {
+    if (delegateOf(await rpc.code(request.account)) === undefined) {
       throw new CustodyError(
         "FAILED_PRECONDITION",
         `${request.account} delegates to no contract on ${request.caip2}: there is nothing to undelegate`,

@@ -16,7 +16,7 @@
  */
 import { addr, authorization, Transaction } from "micro-eth-signer";
 import { CustodyError, invalidArgument } from "../common/errors.js";
-import { type BatchCall, batchCalldata, batchDigest, DELEGATION_PREFIX } from "./batch-executor.js";
+import { type BatchCall, batchCalldata, batchDigest, delegateOf } from "./batch-executor.js";
 import { BATCH_EXECUTOR_CREATION, BATCH_EXECUTOR_NONCE_SLOT, BATCH_EXECUTOR_RUNTIME } from "./batch-executor-code.js";
 import { chainFailure } from "./errors.js";
 import { revertDataOf, revertEntry } from "./evm-revert.js";
@@ -175,16 +175,17 @@ export class GasStation {
         { field: FIELDS.caip2, reason: "CHAIN_ID_MISMATCH", caip2: batch.caip2 },
       );
     }
-    const code = String(await backend.request("eth_getCode", [batch.account, "latest"])).toLowerCase();
+    const code = await rpc.code(batch.account);
     // An account already delegating to a batch executor (this engine's, or one an earlier run deployed) keeps
     // it: same code, same nonce slot. Only an account delegating to nothing needs the executor, and its
-    // authorization.
-    const delegated = code.startsWith(DELEGATION_PREFIX) && (await this.#isExecutor(backend, `0x${code.slice(8)}`));
+    // authorization. Only an exact designator (0xef0100 and 20 address bytes) is a delegation.
+    const target = delegateOf(code);
+    const delegated = target !== undefined && (await this.#isExecutor(backend, target));
     if (!delegated && code !== "0x") {
       throw new CustodyError(
         "FAILED_PRECONDITION",
-        code.startsWith(DELEGATION_PREFIX)
-          ? `${batch.account} delegates to another contract (${code.slice(8)}) on ${batch.caip2}; undelegate it (eth_undelegate_7702) before a sponsored send`
+        target !== undefined
+          ? `${batch.account} delegates to another contract (${target.slice(2)}) on ${batch.caip2}; undelegate it (eth_undelegate_7702) before a sponsored send`
           : `${batch.account} is a contract on ${batch.caip2}, which cannot delegate by EIP-7702`,
         { field: FIELDS.from, reason: "ACCOUNT_DELEGATED_ELSEWHERE", caip2: batch.caip2 },
       );

@@ -9,7 +9,8 @@
  *   `approveActivity` by the reviewer sends it and it reaches INCLUDED;
  * - denied: the policy's denial, nothing sent;
  * - `get_gas_usage` (`@turnkey/sdk-server`) counts what the sponsor paid; a send past the limit is refused and
- *   nothing is sent; `get_nonces`' `gasStationNonce` (`@turnkey/http`) follows the batches.
+ *   nothing is sent; `get_nonces`' `gasStationNonce` (`@turnkey/http`) follows the batches;
+ * - `eth_undelegate_7702` clears a delegation custodian made, and one written directly with `anvil_setCode`.
  */
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
@@ -39,6 +40,9 @@ const SPONSOR = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const STORE = "0x00000000000000000000000000000000000c0de1";
 // SSTORE(CALLDATALOAD(0), CALLVALUE + 1): a call stores (its value + 1) at the slot its first word names.
 const STORE_CODE = "0x600134015f355500";
+const REVERTER = "0x00000000000000000000000000000000000c0de2";
+// PUSH0 PUSH0 REVERT: every call reverts.
+const REVERTER_CODE = "0x5f5ffd";
 
 let anvil: RunningAnvil;
 let server: RunningServer;
@@ -294,5 +298,18 @@ describe("eth_undelegate_7702", () => {
     const refused = await officialRefusal(sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never));
     expect(refused).toMatchObject({ code: 9, reason: "NOT_DELEGATED" });
     expect(BigInt((await rpc("eth_getTransactionCount", [account, "pending"])) as string)).toBe(nonce);
+  });
+
+  it("clears a delegation written directly with anvil_setCode (upper-case hex), to a contract that reverts", async () => {
+    await rpc("anvil_setCode", [REVERTER, REVERTER_CODE]);
+    // A malformed designator here (not 20 address bytes) makes anvil 1.7.1 abort: keep it exactly 23 bytes.
+    await rpc("anvil_setCode", [account, `0xEF0100${REVERTER.slice(2).toUpperCase()}`]);
+    expect(await code()).toBe(`0xef0100${REVERTER.slice(2)}`);
+    const cleared = await sdk(agent.key).ethUndelegate7702({ from: account, caip2: CAIP2 } as never);
+    const status = await settled(cleared.sendTransactionStatusId);
+    expect(status.txStatus).toBe("INCLUDED");
+    const receipt = (await rpc("eth_getTransactionReceipt", [status.eth?.txHash])) as Record<string, string>;
+    expect(receipt).toMatchObject({ status: "0x1", from: account.toLowerCase(), type: "0x4" });
+    expect(await code()).toBe("0x");
   });
 });

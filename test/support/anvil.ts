@@ -8,7 +8,13 @@ import { createRequire } from "node:module";
 export interface RunningAnvil {
   rpcUrl: string;
   chainId: number;
+  /**
+   * Ends anvil and resolves once it has exited; at once when it already has, by a signal too (anvil aborts
+   * with SIGABRT on some inputs it does not expect, e.g. `anvil_setCode` with a malformed EIP-7702 delegation).
+   */
   stop: () => Promise<void>;
+  /** Ends anvil at once by SIGKILL, as a crash ends it (no clean shutdown); resolves once it has exited. */
+  crash: () => Promise<void>;
 }
 
 const ANVIL_BINARY = createRequire(import.meta.url).resolve("@foundry-rs/anvil-linux-amd64/bin/anvil");
@@ -20,6 +26,8 @@ export async function startAnvil(): Promise<RunningAnvil> {
     ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(CHAIN_ID)],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
+  // Read, so a chatty anvil never blocks on a full pipe (a crash writes its backtrace there).
+  child.stderr?.resume();
   const rpcUrl = await new Promise<string>((resolve, reject) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -30,14 +38,12 @@ export async function startAnvil(): Promise<RunningAnvil> {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`anvil exited with ${code} before listening:\n${output}`)));
   });
-  return {
-    rpcUrl,
-    chainId: CHAIN_ID,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      // A process ended by a signal has a null exitCode and a signalCode; its "exit" event has gone by.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
+  return { rpcUrl, chainId: CHAIN_ID, stop: () => end("SIGTERM"), crash: () => end("SIGKILL") };
 }
