@@ -47,6 +47,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_SIGNED_TRANSACTIONS_PER_ADDRESS } from "../../src/domain/signed-eth-transactions.js";
 import type { CustodyEngine } from "../../src/index.js";
 import { httpChainBackend } from "../../src/index.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
@@ -497,6 +498,19 @@ describe("EVM transaction history (sdk-server, anvil)", () => {
       [keccak256(kept), "TURNKEY"],
       [sent, "TURNKEY"],
     ]);
+
+    // Only the newest signed transactions of an address are looked up on the chain: past the cap, the first one
+    // is no longer a TURNKEY entry, and a listing reads no more receipts than the cap and its own page.
+    const unsent = await Promise.all(
+      Array.from({ length: MAX_SIGNED_TRANSACTIONS_PER_ADDRESS }, (_, index) => sign(nonce + 2 + index, 1n)),
+    );
+    const receiptsBefore = evmCalls.filter((call) => call === "eth_getTransactionReceipt").length;
+    const capped = await sdk.listEthTransactionHistory({ address: otherEvmAddress, caip2: EVM as never });
+    const receipts = evmCalls.filter((call) => call === "eth_getTransactionReceipt").length - receiptsBefore;
+    expect(receipts).toBeLessThanOrEqual(MAX_SIGNED_TRANSACTIONS_PER_ADDRESS + capped.transactions.length);
+    const cappedHashes = capped.transactions.map((tx) => tx.transactionHash);
+    for (const tx of unsent) expect(cappedHashes).not.toContain(keccak256(tx));
+    expect(capped.transactions.filter((tx) => tx.origin === "TURNKEY")).toEqual([]);
   }, 60_000);
 });
 
