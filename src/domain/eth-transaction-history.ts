@@ -13,8 +13,8 @@
  *
  * The list is ordered by block, newest first (ties by hash), so a page is cut before anything is read from the
  * chain (but for the signed transactions, whose block only the chain knows); each entry of the page is then read
- * from the chain (`chains/evm-history.ts`). An entry whose
- * transaction the chain no longer has in a block (a reorganization) is left out of its page.
+ * from the chain (`chains/evm-history.ts`). An entry whose transaction the chain no longer has in a block (a
+ * reorganization) is left out of its page.
  *
  * @module
  */
@@ -103,8 +103,8 @@ async function candidatesOf(
     if (touches(await minedOnce(backend, reads, hash))) byHash.set(hash, candidate);
   }
   // A signed transaction the chain does not have (never broadcast, or not yet mined) is no entry.
-  const unsent = [...signed.keys()].filter((hash) => !sends.has(hash));
-  const mined = await Promise.all(unsent.map((hash) => minedOnce(backend, reads, hash)));
+  const signedOnly = [...signed.keys()].filter((hash) => !sends.has(hash));
+  const mined = await Promise.all(signedOnly.map((hash) => minedOnce(backend, reads, hash)));
   for (const tx of mined) {
     if (tx && touches(tx)) byHash.set(tx.hash, { hash: tx.hash, blockNumber: tx.blockNumber });
   }
