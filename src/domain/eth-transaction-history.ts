@@ -5,12 +5,16 @@
  * - the transactions its `eth_send_transaction` activities broadcast from or to it (their intent names the
  *   address), and those its `eth_send_raw_transaction` activities broadcast whose sender or destination on the
  *   chain is the address; a send counts once the status tracker saw it in a block;
+ * - the Ethereum transactions its `sign_transaction` activities signed from or to it, which the client broadcast
+ *   itself: the newest of them (`domain/signed-eth-transactions.ts` bounds how many) are looked up on the chain,
+ *   and those it has in a block count, as TURNKEY sends of their signing activity;
  * - the transfers into and out of the address the balance watcher saw (organizations subscribed to balance
  *   updates), which covers transactions signed or broadcast elsewhere.
  *
  * The list is ordered by block, newest first (ties by hash), so a page is cut before anything is read from the
- * chain; each entry of the page is then read from the chain (`chains/evm-history.ts`). An entry whose
- * transaction the chain no longer has in a block (a reorganization) is left out of its page.
+ * chain (but for the signed transactions, whose block only the chain knows); each entry of the page is then read
+ * from the chain (`chains/evm-history.ts`). An entry whose transaction the chain no longer has in a block (a
+ * reorganization) is left out of its page.
  *
  * @module
  */
@@ -21,6 +25,7 @@ import { blockHeader } from "../chains/evm-transfers.js";
 import type { ChainBackend } from "../chains/registry.js";
 import type { QueryContext } from "../contract/operation.js";
 import type { PaginationInput } from "../contract/schema.js";
+import { signedEthTransactions } from "./signed-eth-transactions.js";
 import {
   type EngineSend,
   engineSends,
@@ -32,6 +37,7 @@ import {
   renderBlock,
   renderFee,
   renderTransfer,
+  type TurnkeyOrigin,
 } from "./transaction-history.js";
 
 /** A cursor: the entry's block number and transaction hash. */
@@ -63,14 +69,29 @@ function namesAddress(parameters: Readonly<Record<string, unknown>>, address: st
   return same(parameters.from) || same(parameters.to) || calls.some((call) => same(call?.to));
 }
 
+/** Transactions read from the chain during one listing, by hash, so none is read twice. */
+type MinedReads = Map<string, Promise<EvmMinedTransaction | undefined>>;
+
+function minedOnce(backend: ChainBackend, reads: MinedReads, hash: string) {
+  let read = reads.get(hash);
+  if (!read) {
+    read = evmMinedTransaction(backend, hash);
+    reads.set(hash, read);
+  }
+  return read;
+}
+
 async function candidatesOf(
   context: QueryContext,
   backend: ChainBackend,
   chain: string,
   address: string,
   sends: ReadonlyMap<string, EngineSend>,
+  signed: ReadonlyMap<string, TurnkeyOrigin>,
+  reads: MinedReads,
 ): Promise<Candidate[]> {
   const byHash = new Map<string, Candidate>();
+  const touches = (mined: EvmMinedTransaction | undefined) => mined?.from === address || mined?.to === address;
   for (const [hash, send] of sends) {
     if (send.record.blockNumber === null) continue;
     const candidate = { hash, blockNumber: BigInt(send.record.blockNumber) };
@@ -79,8 +100,13 @@ async function candidatesOf(
       continue;
     }
     // A raw send's intent holds only the signed bytes: the chain says whom it touched.
-    const mined = await evmMinedTransaction(backend, hash);
-    if (mined && (mined.from === address || mined.to === address)) byHash.set(hash, candidate);
+    if (touches(await minedOnce(backend, reads, hash))) byHash.set(hash, candidate);
+  }
+  // A signed transaction the chain does not have (never broadcast, or not yet mined) is no entry.
+  const signedOnly = [...signed.keys()].filter((hash) => !sends.has(hash));
+  const mined = await Promise.all(signedOnly.map((hash) => minedOnce(backend, reads, hash)));
+  for (const tx of mined) {
+    if (tx && touches(tx)) byHash.set(tx.hash, { hash: tx.hash, blockNumber: tx.blockNumber });
   }
   for (const update of await context.data.listAll("balanceUpdates", context.organization.id)) {
     if (update.chain !== chain || update.address.toLowerCase() !== address) continue;
@@ -140,14 +166,17 @@ export async function ethTransactionHistory(
   const lower = address.toLowerCase();
   try {
     const { native, tokens } = await services.assets.watchedAssets(chain);
-    const sends = await engineSends(data, organization.id, chain, (caip2) => services.chains.configuredId(caip2));
+    const configuredId = (caip2: string) => services.chains.configuredId(caip2);
+    const sends = await engineSends(data, organization.id, chain, configuredId);
+    const signed = await signedEthTransactions(data, organization.id, chain, lower, configuredId);
+    const reads: MinedReads = new Map();
     const { entries, hasPreviousPage, hasNextPage } = cut(
-      await candidatesOf(context, backend, chain, lower, sends),
+      await candidatesOf(context, backend, chain, lower, sends, signed, reads),
       page,
     );
     const [finalized, ...mined] = await Promise.all([
       blockHeader(backend, "finalized"),
-      ...entries.map((entry) => evmMinedTransaction(backend, entry.hash)),
+      ...entries.map((entry) => minedOnce(backend, reads, entry.hash)),
     ]);
     const times = new Map<bigint, Promise<number>>();
     const timeOf = (number: bigint) => {
@@ -161,17 +190,17 @@ export async function ethTransactionHistory(
     const shown = mined.filter((tx): tx is EvmMinedTransaction => tx !== undefined);
     const transactions = await Promise.all(
       shown.map(async (tx) => {
-        const send = sends.get(tx.hash);
+        const turnkey = sends.get(tx.hash)?.turnkey ?? signed.get(tx.hash);
         return {
           transactionHash: tx.hash,
           block: renderBlock(tx.blockNumber, tx.blockHash, await timeOf(tx.blockNumber)),
           status: finalized !== undefined && tx.blockNumber <= finalized.number ? "FINALIZED" : "CONFIRMED",
-          origin: send ? ORIGIN_TURNKEY : ORIGIN_EXTERNAL,
+          origin: turnkey ? ORIGIN_TURNKEY : ORIGIN_EXTERNAL,
           from: tx.from,
           ...(tx.to !== undefined ? { to: tx.to } : {}),
           fee: renderFee(tx.fee, native),
           transfers: transfersOf(tx, lower, native, tokens),
-          ...(send ? { turnkey: send.turnkey } : {}),
+          ...(turnkey ? { turnkey } : {}),
         };
       }),
     );

@@ -1,6 +1,6 @@
 /**
  * Transaction history of a wallet account on a chain the host configured (engine option `chains`):
- * - `list_eth_transaction_history`: EVM chains, from what the engine broadcast and the balance watcher saw,
+ * - `list_eth_transaction_history`: EVM chains, from what the engine broadcast or signed and the balance watcher saw,
  *   each entry read from the chain (`domain/eth-transaction-history.ts`);
  * - `list_sol_transaction_history`: Solana clusters, from the cluster's own list of the address's
  *   transactions (`domain/sol-transaction-history.ts`).

@@ -2,7 +2,8 @@
  * A wallet's transaction history through the official clients: `list_eth_transaction_history` (sdk-server)
  * against anvil and `list_sol_transaction_history` (@turnkey/http) against the litesvm devnet, each answer
  * checked against the public API description. On anvil the list holds what custodian broadcast
- * (`eth_send_transaction`, origin TURNKEY with its activity's fingerprint) and the transfers into the address
+ * (`eth_send_transaction`, origin TURNKEY with its activity's fingerprint), what it signed with `sign_transaction`
+ * and the client broadcast (origin TURNKEY too; signed but never broadcast, absent) and the transfers into the address
  * the balance watcher saw (origin EXTERNAL), newest first, with fees and transfers as the chain has them, and
  * FINALIZED once the chain finalizes their block; on Solana the cluster's own list, SOL and the listed SPL token
  * included. Both page by cursor both ways. Refusals: a private key's address, an address the organization does
@@ -32,10 +33,21 @@ import {
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { TurnkeyClient } from "@turnkey/http";
 import { Turnkey } from "@turnkey/sdk-server";
-import { type Address, createWalletClient, erc20Abi, http, parseEther } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  keccak256,
+  parseEther,
+  parseGwei,
+  serializeTransaction,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_SIGNED_TRANSACTIONS_PER_ADDRESS } from "../../src/domain/signed-eth-transactions.js";
 import type { CustodyEngine } from "../../src/index.js";
 import { httpChainBackend } from "../../src/index.js";
 import { type RunningAnvil, startAnvil } from "../support/anvil.js";
@@ -393,6 +405,112 @@ describe("EVM transaction history (sdk-server, anvil)", () => {
     // Another account of the wallet has a history of its own: empty.
     const other = await sdk.listEthTransactionHistory({ address: otherEvmAddress, caip2: EVM as never });
     expect(other.transactions).toEqual([]);
+  }, 60_000);
+
+  it("lists a transaction signed with sign_transaction once the client broadcast it, and not one never sent", async () => {
+    const chainClient = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
+    const funder = createWalletClient({ account: FUNDER, chain: foundry, transport: http(anvil.rpcUrl) });
+    await chainClient.waitForTransactionReceipt({
+      hash: await funder.sendTransaction({ to: otherEvmAddress as Address, value: parseEther("1") }),
+    });
+    const nonce = await chainClient.getTransactionCount({ address: otherEvmAddress as Address });
+    /** Signs a transfer of `value` wei from the other account to the first with custodian's sign_transaction. */
+    const sign = async (transactionNonce: number, value: bigint) => {
+      const unsigned = serializeTransaction({
+        type: "eip1559",
+        chainId: foundry.id,
+        nonce: transactionNonce,
+        to: evmAddress,
+        value,
+        gas: 21_000n,
+        maxFeePerGas: parseGwei("20"),
+        maxPriorityFeePerGas: parseGwei("1"),
+      });
+      const { signedTransaction } = await sdk.signTransaction({
+        signWith: otherEvmAddress,
+        unsignedTransaction: unsigned.slice(2),
+        type: "TRANSACTION_TYPE_ETHEREUM",
+      });
+      return `0x${signedTransaction}` as const;
+    };
+    const broadcast = await sign(nonce, 7000n);
+    const kept = await sign(nonce + 1, 8000n);
+    const sent = await chainClient.sendRawTransaction({ serializedTransaction: broadcast });
+    expect(sent).toBe(keccak256(broadcast));
+    await chainClient.waitForTransactionReceipt({ hash: sent });
+
+    const { activities } = await sdk.getActivities({});
+    const signing = activities.find(
+      (entry) =>
+        entry.type === "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" &&
+        `0x${entry.result?.signTransactionResult?.signedTransaction}` === broadcast,
+    );
+    expect(signing?.fingerprint).toMatch(/^sha256:/);
+    const turnkey = {
+      sponsored: false,
+      activityFingerprint: signing?.fingerprint,
+      submittedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/),
+    };
+    const other = otherEvmAddress.toLowerCase();
+    const address = evmAddress.toLowerCase();
+    const fromSide = await sdk.listEthTransactionHistory({ address: otherEvmAddress, caip2: EVM as never });
+    expect(conformanceFaults(ETH_PATH, fromSide)).toEqual([]);
+    const [entry] = fromSide.transactions;
+    expect(entry).toEqual({
+      transactionHash: sent,
+      block: await evmBlockOf(sent),
+      status: "CONFIRMED",
+      origin: "TURNKEY",
+      from: other,
+      to: address,
+      fee: { amount: await evmFeeOf(sent), caip19: ETHER.caip19 },
+      transfers: [
+        {
+          direction: "OUT",
+          amount: "7000",
+          counterparty: address,
+          asset: ETHER,
+          display: { crypto: "0.000000000000007" },
+        },
+      ],
+      turnkey,
+    });
+    const hashes = fromSide.transactions.map((tx) => tx.transactionHash);
+    expect(hashes).not.toContain(keccak256(kept));
+
+    // The destination's history names the signing activity too.
+    const toSide = await ethHistory();
+    const received = toSide.transactions.find((tx) => tx.transactionHash === sent);
+    expect(received).toMatchObject({
+      origin: "TURNKEY",
+      from: other,
+      transfers: [{ direction: "IN", amount: "7000", counterparty: other }],
+      turnkey,
+    });
+    expect(toSide.transactions.map((tx) => tx.transactionHash)).not.toContain(keccak256(kept));
+
+    // Once the client broadcasts the second one, it is listed as well, newest first.
+    await chainClient.waitForTransactionReceipt({
+      hash: await chainClient.sendRawTransaction({ serializedTransaction: kept }),
+    });
+    const later = await sdk.listEthTransactionHistory({ address: otherEvmAddress, caip2: EVM as never });
+    expect(later.transactions.slice(0, 2).map((tx) => [tx.transactionHash, tx.origin])).toEqual([
+      [keccak256(kept), "TURNKEY"],
+      [sent, "TURNKEY"],
+    ]);
+
+    // Only the newest signed transactions of an address are looked up on the chain: past the cap, the first one
+    // is no longer a TURNKEY entry, and a listing reads no more receipts than the cap and its own page.
+    const unsent = await Promise.all(
+      Array.from({ length: MAX_SIGNED_TRANSACTIONS_PER_ADDRESS }, (_, index) => sign(nonce + 2 + index, 1n)),
+    );
+    const receiptsBefore = evmCalls.filter((call) => call === "eth_getTransactionReceipt").length;
+    const capped = await sdk.listEthTransactionHistory({ address: otherEvmAddress, caip2: EVM as never });
+    const receipts = evmCalls.filter((call) => call === "eth_getTransactionReceipt").length - receiptsBefore;
+    expect(receipts).toBeLessThanOrEqual(MAX_SIGNED_TRANSACTIONS_PER_ADDRESS + capped.transactions.length);
+    const cappedHashes = capped.transactions.map((tx) => tx.transactionHash);
+    for (const tx of unsent) expect(cappedHashes).not.toContain(keccak256(tx));
+    expect(capped.transactions.filter((tx) => tx.origin === "TURNKEY")).toEqual([]);
   }, 60_000);
 });
 

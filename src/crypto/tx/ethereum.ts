@@ -199,3 +199,36 @@ export const ethereumCodec: TransactionCodec = {
     };
   },
 };
+
+/** What a history needs of a signed Ethereum transaction, without recovering its sender. */
+export interface SignedEthereumTransaction {
+  /** keccak-256 of the signed serialization: the transaction's hash on the chain, `0x` and lowercase. */
+  readonly hash: string;
+  /** The destination, lowercase; undefined for a contract creation. */
+  readonly to: string | undefined;
+  /** The chain id it was signed for; undefined for a legacy transaction signed without EIP-155. */
+  readonly chainId: bigint | undefined;
+}
+
+/**
+ * The hash, destination and chain id of a signed serialization (hex, with or without `0x`), as
+ * `signTransactionResult.signedTransaction` holds it; undefined when the bytes are not a signed Ethereum
+ * transaction.
+ */
+export function signedEthereumTransaction(signedTransaction: string): SignedEthereumTransaction | undefined {
+  let bytes: Uint8Array;
+  let transaction: EthereumTransaction;
+  try {
+    bytes = parseHex(signedTransaction, "signedTransaction");
+    transaction = Transaction.fromBytes(bytes, false);
+  } catch {
+    return undefined;
+  }
+  if (!transaction.isSigned) return undefined;
+  const raw = transaction.raw as unknown as RawFields;
+  return {
+    hash: `0x${bytesToHex(keccak_256(bytes))}`,
+    to: raw.to === "0x" ? undefined : lowerHex(raw.to),
+    chainId: raw.chainId,
+  };
+}

@@ -11,6 +11,7 @@ import { solanaCodec } from "./solana.js";
 import { tronCodec } from "./tron.js";
 import type { TransactionCodec, TransactionType } from "./types.js";
 
+export { type SignedEthereumTransaction, signedEthereumTransaction } from "./ethereum.js";
 export { MAX_UNSIGNED_TRANSACTION_LENGTH } from "./limits.js";
 export {
   type ContractInterfaces,

@@ -1,13 +1,15 @@
 /**
  * The Ethereum codec on its own: `eth.tx` for every transaction type, checked against the policy sample's
- * contexts and against viem's own parse; ABI-decoded calls; and hostile bytes, which are refused as
- * INVALID_ARGUMENT and never break the parser.
+ * contexts and against viem's own parse; ABI-decoded calls; hostile bytes, which are refused as
+ * INVALID_ARGUMENT and never break the parser; and what a history reads of a signed serialization (its hash,
+ * destination and chain id), against viem's signing.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import fc from "fast-check";
 import {
   encodeFunctionData,
   type Hex,
+  keccak256,
   parseAbi,
   parseGwei,
   parseTransaction,
@@ -15,10 +17,10 @@ import {
   serializeTransaction,
   type TransactionSerializable,
 } from "viem";
-import { privateKeyToAddress } from "viem/accounts";
+import { privateKeyToAccount, privateKeyToAddress } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { prepareSigner } from "../../../src/crypto/sign/index.js";
-import { ethereumCodec } from "../../../src/crypto/tx/ethereum.js";
+import { ethereumCodec, signedEthereumTransaction } from "../../../src/crypto/tx/ethereum.js";
 import { decodeCall } from "../../../src/crypto/tx/ethereum-abi.js";
 import { CustodyError } from "../../../src/index.js";
 import cases from "../../vectors/policy/policy-cases.sample.json" with { type: "json" };
@@ -252,5 +254,39 @@ describe("hostile bytes", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("signedEthereumTransaction", () => {
+  const viemSecret = `0x${Buffer.from(secret).toString("hex")}` as const;
+  const signedOf = (transaction: TransactionSerializable) =>
+    privateKeyToAccount(viemSecret).signTransaction(transaction);
+
+  it("gives the chain's hash, the destination and the chain id, with or without 0x", async () => {
+    const signed = await signedOf({ type: "eip1559", chainId: 10, nonce: 3, to: recipient, gas: 21_000n, ...fees });
+    const expected = { hash: keccak256(signed), to: recipient.toLowerCase(), chainId: 10n };
+    expect(signedEthereumTransaction(signed)).toEqual(expected);
+    expect(signedEthereumTransaction(signed.slice(2))).toEqual(expected);
+  });
+
+  it("has no destination for a contract creation and no chain id for a pre-EIP-155 legacy signature", async () => {
+    const creation = await signedOf({ type: "eip1559", chainId: 1, nonce: 0, data: "0x6000", gas: 60_000n, ...fees });
+    expect(signedEthereumTransaction(creation)).toMatchObject({ to: undefined, chainId: 1n });
+    const legacy = await signedOf({ type: "legacy", nonce: 0, to: recipient, gas: 21_000n, gasPrice: parseGwei("1") });
+    expect(signedEthereumTransaction(legacy)).toMatchObject({ hash: keccak256(legacy), chainId: undefined });
+  });
+
+  it("is undefined for unsigned or malformed bytes", () => {
+    const unsigned = serializeTransaction({
+      type: "eip1559",
+      chainId: 1,
+      nonce: 0,
+      to: recipient,
+      gas: 21_000n,
+      ...fees,
+    });
+    expect(signedEthereumTransaction(unsigned)).toBeUndefined();
+    expect(signedEthereumTransaction("0x02zz")).toBeUndefined();
+    expect(signedEthereumTransaction("")).toBeUndefined();
   });
 });
