@@ -7,7 +7,9 @@
  * The hash is keccak-256 of the stored `signedTransaction`; whether the chain has it is the history's question.
  * Every one considered costs a look-up on the chain per listing, so only the newest
  * {@link MAX_SIGNED_TRANSACTIONS_PER_ADDRESS} per address are: the activities are walked newest first and the
- * walk stops there. Older ones still appear when the balance watcher saw their transfers, as EXTERNAL.
+ * walk stops there, or after the newest {@link MAX_ACTIVITIES_SCANNED} activities of the organization, so a
+ * listing's work is bounded however busy the organization is. Older ones still appear when the balance watcher
+ * saw their transfers, as EXTERNAL.
  *
  * @module
  */
@@ -17,6 +19,9 @@ import { rfc3339, type TurnkeyOrigin } from "./transaction-history.js";
 
 /** How many signed transactions of one address (the newest) a listing looks for on the chain. */
 export const MAX_SIGNED_TRANSACTIONS_PER_ADDRESS = 100;
+
+/** How many of the organization's newest activities a listing reads to find them. */
+export const MAX_ACTIVITIES_SCANNED = 10_000;
 
 const SIGN_TRANSACTION = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
 const PAGE = 500;
@@ -39,7 +44,7 @@ export async function signedEthTransactions(
 ): Promise<Map<string, TurnkeyOrigin>> {
   const found = new Map<string, TurnkeyOrigin>();
   let before: string | undefined;
-  for (;;) {
+  for (let scanned = 0; scanned < MAX_ACTIVITIES_SCANNED; scanned += PAGE) {
     const page = await data.list("activities", organizationId, { order: "desc", limit: PAGE, before });
     for (const activity of page) {
       if (activity.type !== SIGN_TRANSACTION || activity.status !== "ACTIVITY_STATUS_COMPLETED") continue;
@@ -64,4 +69,5 @@ export async function signedEthTransactions(
     if (page.length < PAGE) return found;
     before = page[page.length - 1]?.id;
   }
+  return found;
 }
