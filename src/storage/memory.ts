@@ -584,6 +584,7 @@ export class MemoryStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
+  /** An empty store; `options.warmRecords` trades heap for decoding (see {@link MemoryStoreOptions}). */
   constructor(options: MemoryStoreOptions = {}) {
     this.state = new CommittedState(warmRecordsOption(options.warmRecords));
   }
