@@ -6,7 +6,8 @@
  * each commit as soon as its transaction finishes, so the next writer can start (and see it) while the
  * journal flush is still in flight; that is what lets concurrent commits share one fsync. The *durable*
  * state takes each commit only after its flush is on disk, and is what readers see, so no reader ever sees
- * a write that a crash could still take back. A transaction resolves once its commit is durable. Since the
+ * a write that a crash could still take back. The head state is copied from the durable one when the first
+ * transaction starts, not at open. A transaction resolves once its commit is durable. Since the
  * journal is written in commit order, a transaction that saw an earlier one's writes is never durable
  * without it.
  *
@@ -118,6 +119,8 @@ export class FileStore implements Store {
   private autoSnapshotQueued = false;
   private closing: Promise<void> | undefined;
   private failure: CustodyError | undefined;
+  /** The head state, once the first transaction needs it (see {@link FileStore.head}). */
+  private headState: CommittedState | undefined;
   /** Packing the records found at open, in the background; close stops it. */
   private cooling: Promise<void> = Promise.resolve();
 
@@ -127,7 +130,6 @@ export class FileStore implements Store {
     /** What opening the store found and repaired. */
     readonly recovery: RecoveryReport,
     private readonly durableState: CommittedState,
-    private readonly head: CommittedState,
     private readonly journal: Journal,
     private readonly lock: DirectoryLock,
     private readonly snapshotAfterBytes: number,
@@ -177,7 +179,6 @@ export class FileStore implements Store {
           directory,
           report,
           recovered.state,
-          recovered.state.clone(),
           journal,
           lock,
           options.snapshotAfterBytes ?? DEFAULT_SNAPSHOT_AFTER_BYTES,
@@ -265,6 +266,16 @@ export class FileStore implements Store {
   /** Packs the records the open found, a slice at a time, until done or the store closes. */
   private coolRecovered(entries: Entry[]): void {
     this.cooling = coolInBackground(entries, () => this.closing !== undefined);
+  }
+
+  /**
+   * The head state, copied from the durable one when the first transaction starts: until then no commit has
+   * happened, so the two are equal, and a store opened only to be read never pays for the copy (a large share
+   * of the open's time and garbage).
+   */
+  private get head(): CommittedState {
+    this.headState ??= this.durableState.clone();
+    return this.headState;
   }
 
   /** Runs one transaction in its writer slot; returns once its commit is in the head state and journal queue. */
