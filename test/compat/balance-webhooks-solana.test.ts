@@ -7,15 +7,7 @@
  * shape and signed as every delivery is. While no endpoint subscribes, the engine makes no call to the cluster
  * (counted through the backend it is given).
  */
-import {
-  AccountLayout,
-  AccountState,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  MintLayout,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   Connection,
   Keypair,
@@ -34,6 +26,7 @@ import { httpChainBackend } from "../../src/index.js";
 import { engineWithOrganization } from "../support/engine.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
 import { type RunningServer, serve } from "../support/server.js";
+import { writeMint, writeTokenAccount } from "../support/solana-accounts.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 import { header, type ReceivedRequest, type Receiver, startReceiver, verificationKeys } from "../webhooks/receiver.js";
 
@@ -58,39 +51,9 @@ const chainErrors: unknown[] = [];
 /** While set, the engine's calls wait for it (the test lands transactions meanwhile). */
 let gate: Promise<void> | undefined;
 
-function setAccount(address: PublicKey, data: Buffer, owner: PublicKey): void {
-  devnet.svm.setAccount({
-    address: address.toBase58(),
-    data: new Uint8Array(data),
-    executable: false,
-    lamports: devnet.svm.minimumBalanceForRentExemption(BigInt(data.length)),
-    programAddress: owner.toBase58(),
-    space: BigInt(data.length),
-  } as unknown as Parameters<SolanaDevnet["svm"]["setAccount"]>[0]);
-}
-
 /** Writes `owner`'s associated token account of the test mint, holding `amount`. */
 function tokenAccount(owner: PublicKey, amount: bigint): PublicKey {
-  const address = getAssociatedTokenAddressSync(mint, owner);
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(address, data, TOKEN_PROGRAM_ID);
-  return address;
+  return writeTokenAccount(devnet, mint, owner, amount);
 }
 
 /** Signs `transaction` as the funder and sends it through the devnet's RPC; resolves to its signature. */
@@ -151,20 +114,7 @@ beforeAll(async () => {
   clock.unixTimestamp = 1_780_000_000n;
   devnet.svm.setClock(clock);
   devnet.airdrop(funder.publicKey.toBase58(), 10_000_000_000n);
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals: 6,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(mint, data, TOKEN_PROGRAM_ID);
+  writeMint(devnet, mint, 6);
   tokenAccount(funder.publicKey, 50_000_000n);
   receiver = await startReceiver();
   const inner = httpChainBackend(devnet.url);

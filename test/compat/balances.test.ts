@@ -7,7 +7,6 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AccountLayout, AccountState, getAssociatedTokenAddressSync, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
@@ -25,6 +24,7 @@ import { installTestToken, type TestToken } from "../support/erc20.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
 import { type RunningServer, serve } from "../support/server.js";
 import { reasonOf, requestRejection } from "../support/session-client.js";
+import { writeMint, writeTokenAccount } from "../support/solana-accounts.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 
 const EVM = "eip155:31337";
@@ -32,7 +32,6 @@ const EVM = "eip155:31337";
 const SOLANA = "solana:devnet";
 const SOLANA_CANONICAL = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
 const TOKEN = "0x00000000000000000000000000000000000e2c20";
-const TOKEN_PROGRAM = new PublicKey("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 
 let anvil: RunningAnvil;
 let devnet: SolanaDevnet;
@@ -53,56 +52,12 @@ let rootUserId: string;
 
 /** Writes an initialized SPL mint of `decimals` into the devnet. */
 function createMint(decimals: number): PublicKey {
-  const address = Keypair.generate().publicKey;
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(address, data, TOKEN_PROGRAM);
-  return address;
+  return writeMint(devnet, Keypair.generate().publicKey, decimals);
 }
 
 /** Gives `owner` `amount` of `mintAddress` in its associated token account. */
 function mintTo(mintAddress: PublicKey, owner: string, amount: bigint): void {
-  const holder = getAssociatedTokenAddressSync(mintAddress, new PublicKey(owner));
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint: mintAddress,
-      owner: new PublicKey(owner),
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(holder, data, TOKEN_PROGRAM);
-}
-
-function setAccount(address: PublicKey, data: Buffer, owner: PublicKey): void {
-  devnet.svm.setAccount({
-    address: address.toBase58(),
-    data: new Uint8Array(data),
-    executable: false,
-    lamports: devnet.svm.minimumBalanceForRentExemption(BigInt(data.length)),
-    programAddress: owner.toBase58(),
-    space: BigInt(data.length),
-  } as unknown as Parameters<SolanaDevnet["svm"]["setAccount"]>[0]);
+  writeTokenAccount(devnet, mintAddress, new PublicKey(owner), amount);
 }
 
 /** A `@turnkey/core` client whose active session stamps with the root user's API key. */

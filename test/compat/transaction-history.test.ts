@@ -12,15 +12,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  AccountLayout,
-  AccountState,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  MintLayout,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   Connection,
   Keypair,
@@ -55,6 +47,7 @@ import { engineWithOrganization } from "../support/engine.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
 import { officialRefusal } from "../support/official-refusal.js";
 import { type RunningServer, serve } from "../support/server.js";
+import { writeMint, writeTokenAccount } from "../support/solana-accounts.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
 import { type Receiver, startReceiver } from "../webhooks/receiver.js";
@@ -103,39 +96,9 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
   while (!(await condition())) await new Promise((r) => setTimeout(r, 10));
 }
 
-function setAccount(address: PublicKey, data: Buffer, owner: PublicKey): void {
-  devnet.svm.setAccount({
-    address: address.toBase58(),
-    data: new Uint8Array(data),
-    executable: false,
-    lamports: devnet.svm.minimumBalanceForRentExemption(BigInt(data.length)),
-    programAddress: owner.toBase58(),
-    space: BigInt(data.length),
-  } as unknown as Parameters<SolanaDevnet["svm"]["setAccount"]>[0]);
-}
-
 /** Writes `owner`'s associated token account of the test mint, holding `amount`. */
 function tokenAccount(owner: PublicKey, amount: bigint): PublicKey {
-  const address = getAssociatedTokenAddressSync(mint, owner);
-  const data = Buffer.alloc(AccountLayout.span);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: PublicKey.default,
-      state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(address, data, TOKEN_PROGRAM_ID);
-  return address;
+  return writeTokenAccount(devnet, mint, owner, amount);
 }
 
 /** Signs `transaction` as the Solana funder and sends it through the devnet's RPC; resolves to its signature. */
@@ -199,20 +162,7 @@ beforeAll(async () => {
   connection = new Connection(devnet.url, "confirmed");
   token = await installTestToken(anvil.rpcUrl, TOKEN, { symbol: "TUSD", name: "Test USD", decimals: 6 });
   devnet.airdrop(solFunder.publicKey.toBase58(), 10_000_000_000n);
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: PublicKey.default,
-      supply: 0n,
-      decimals: 6,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  setAccount(mint, data, TOKEN_PROGRAM_ID);
+  writeMint(devnet, mint, 6);
   tokenAccount(solFunder.publicKey, 50_000_000n);
   receiver = await startReceiver();
   const closed = createServer();
