@@ -389,12 +389,18 @@ describe("balance webhooks on a Solana node that answers badly", () => {
     await hostile?.close();
   });
 
-  /** Resolves with the first failure reported after now that names `method`. */
-  async function failureOf(method: string): Promise<Error> {
+  /**
+   * Resolves with the first failure reported after now that names `method` and says `why`. A round already
+   * under way when the node's answer changes may still report what the previous answer earned, so the wait is
+   * for the failure the new answer must bring, not for the next one.
+   */
+  async function failureOf(method: string, why: string): Promise<Error> {
     const from = errors.length;
     let found: Error | undefined;
     await until(() => {
-      found = errors.slice(from).find((error) => (error as { method?: string }).method === method);
+      found = errors
+        .slice(from)
+        .find((error) => (error as { method?: string }).method === method && String(error).includes(why));
       return found !== undefined;
     });
     return found as Error;
@@ -408,7 +414,9 @@ describe("balance webhooks on a Solana node that answers badly", () => {
       kind: "result",
       result: Array.from({ length: 1000 }, () => ({ signature: SIGNATURE_A, slot: 1 })),
     };
-    expect((await failureOf("getSignaturesForAddress")).message).toContain("at most 1 signatures");
+    expect((await failureOf("getSignaturesForAddress", "at most 1 signatures")).message).toContain(
+      "at most 1 signatures",
+    );
 
     // The cursor is set at A, then B arrives: its transaction is read and refused.
     hostile.answer = (method) =>
@@ -432,7 +440,7 @@ describe("balance webhooks on a Solana node that answers badly", () => {
         method === "getSignaturesForAddress"
           ? { kind: "result", result: [{ signature: SIGNATURE_B, slot: 2, err: null }] }
           : { kind: "result", result: transaction([...pre], [...post]) };
-      expect((await failureOf("getTransaction")).message).toContain(why);
+      expect((await failureOf("getTransaction", why)).message).toContain(why);
     }
     expect(fromHostile()).toEqual([]);
   });
