@@ -80,6 +80,9 @@ const MAX_HEX_PREFIX = 16;
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let c = 0; c < 16; c++) HEX_VALUE["0123456789abcdef".charCodeAt(c)] = c;
 
+/** Where each byte's two hex digits start in a UUID. */
+const UUID_DIGITS = new Uint8Array([0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]);
+
 /** The value of the lowercase hex digit `code` (a character code), or -1. */
 function hexValue(code: number): number {
   return code < 128 ? (HEX_VALUE[code] as number) : -1;
@@ -273,14 +276,15 @@ class Packing {
     writer.at += 8;
   }
 
-  private composite(value: object): void {
-    const shared = sharedIndex.get(value);
+  /** Writes an array or object; `whole` for the record itself, which no other record holds, so is not looked up. */
+  composite(value: object, whole = false): void {
+    const shared = whole ? undefined : sharedIndex.get(value);
     if (shared !== undefined) {
       writer.byte(Tag.Shared);
       writer.varint(shared);
       return;
     }
-    if (sightings.has(value) && sharedValues.length < MAX_SHARED) {
+    if (!whole && sightings.has(value) && sharedValues.length < MAX_SHARED) {
       sightings.delete(value);
       sharedIndex.set(value, sharedValues.length);
       sharedValues.push(value);
@@ -530,16 +534,19 @@ class Packing {
     ) {
       return false;
     }
-    for (let i = 0; i < 36; i++) {
-      if (i === 8 || i === 13 || i === 18 || i === 23) continue;
-      if (hexValue(text.charCodeAt(i)) < 0) return false;
+    // Decoded straight into place after the tag, and committed only once every digit has proved to be hex.
+    writer.reserve(17);
+    const bytes = writer.bytes;
+    let at = writer.at + 1;
+    for (let i = 0; i < 16; i++) {
+      const digit = UUID_DIGITS[i] as number;
+      const high = hexValue(text.charCodeAt(digit));
+      const low = hexValue(text.charCodeAt(digit + 1));
+      if ((high | low) < 0) return false;
+      bytes[at++] = (high << 4) | low;
     }
-    writer.byte(Tag.Uuid);
-    writer.hex(text, 0, 8);
-    writer.hex(text, 9, 13);
-    writer.hex(text, 14, 18);
-    writer.hex(text, 19, 23);
-    writer.hex(text, 24, 36);
+    bytes[writer.at] = Tag.Uuid;
+    writer.at = at;
     return true;
   }
 
@@ -655,7 +662,7 @@ function shapeOf(keys: readonly string[]): number | undefined {
 export function pack(record: StoredRecord, seeds: readonly string[]): string | undefined {
   writer.at = 0;
   try {
-    new Packing(seeds).value(record, -1);
+    new Packing(seeds).composite(record, true);
   } catch (error) {
     if (error instanceof Unpackable) return undefined;
     throw error;
