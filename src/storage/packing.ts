@@ -362,7 +362,12 @@ class Packing {
 
   private siblingOf(text: string): number {
     const siblings = this.siblings;
-    for (let i = 0; i < siblings.length; i++) if (siblings[i] === text) return i;
+    const length = text.length;
+    // The length first: most strings differ in it, and reading it is cheaper than a call to compare strings.
+    for (let i = 0; i < siblings.length; i++) {
+      const sibling = siblings[i] as string;
+      if (sibling.length === length && sibling === text) return i;
+    }
     return -1;
   }
 
@@ -601,7 +606,7 @@ function splitData(text: string, start: number, end: number): void {
   let i = start;
   while (i < end) {
     let digits = i;
-    while (digits < end && text.charCodeAt(digits) - 0x30 >>> 0 <= 9) digits++;
+    while (digits < end && (text.charCodeAt(digits) - 0x30) >>> 0 <= 9) digits++;
     let run = digits;
     if (digits - i < 6) {
       while (run < end && hexValue(text.charCodeAt(run)) >= 0) run++;
