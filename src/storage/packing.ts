@@ -13,12 +13,18 @@
  *   request bodies) are kept once, in a table shared by every record, and referred to by number;
  * - a string equal to one the record already holds (its id, scope or index keys, a value named twice) is a
  *   reference to it, and a long string (a stamped request body) is cut into the record's own values, table
- *   strings and what is left;
+ *   strings and what is left; how a body met at one place (a member of objects of one shape) was cut is
+ *   remembered, so that the next body of that kind is cut by checking that its fixed parts are where they were
+ *   rather than by searching it for every value of the record;
  * - object key lists are kept once, as shapes, and an array or object met in two records by identity (the
  *   policy module's shared evaluation list) is kept once and handed back as that same object.
  *
+ * Packing runs on the write path (a store packs each record as it leaves the warm window), so it is written for
+ * speed as much as size: strings are classified by their characters, not by regular expressions, and written
+ * straight into one reused buffer.
+ *
  * The shared tables are bounded and only grow, so what a client invents cannot grow them without limit; once one
- * is full, values are written out in full instead.
+ * is full, values are written out in full instead. The cut templates are bounded too, a few per place.
  *
  * @module
  */
@@ -309,23 +315,23 @@ class Packing {
     if (prototype === null) throw new Unpackable();
     sighted(value);
     const keys = Object.keys(value);
+    // In the order of the keys; taken in one call rather than a lookup by name per member, which for objects of
+    // many shapes goes the slow, generic way.
+    const values = Object.values(value);
     const shape = shapeOf(keys);
-    const source = value as Record<string, unknown>;
     if (shape === undefined) {
       writer.byte(Tag.ObjectInline);
       writer.varint(keys.length);
-      for (const key of keys) {
-        this.part(key);
-        this.value(source[key], -1);
+      for (let k = 0; k < keys.length; k++) {
+        this.part(keys[k] as string);
+        this.value(values[k], -1);
       }
       return;
     }
     writer.byte(Tag.Object);
     writer.varint(shape);
     const base = shape * MAX_SLOT_KEYS;
-    for (let k = 0; k < keys.length; k++) {
-      this.value(source[keys[k] as string], k < MAX_SLOT_KEYS ? base + k : -1);
-    }
+    for (let k = 0; k < keys.length; k++) this.value(values[k], k < MAX_SLOT_KEYS ? base + k : -1);
   }
 
   /** Writes a value's `text`, met at `slot`: a reference to an equal string before it, its parts, or itself. */
@@ -340,8 +346,7 @@ class Packing {
       }
     }
     // A long hex value (a `0x` payload, a signature) is one value, not text to cut into parts.
-    if (length >= COMPOSITE_MIN && !this.prefixedHex(text, length) && !this.cut(text, slot)) this.plain(text);
-    else if (length < COMPOSITE_MIN) this.plain(text);
+    if (length < COMPOSITE_MIN || (!this.prefixedHex(text, length) && !this.cut(text, slot))) this.plain(text);
     if (length >= SIBLING_MIN) this.siblings.push(text);
   }
 
@@ -592,7 +597,7 @@ function learn(slot: number, known: Template[] | undefined): void {
       if (items.at(-1)?.part !== Part.Free) items.push({ part: Part.Free, text: "", index: -1 });
     }
   }
-  const kept = [{ items, free, stale: false }];
+  const kept: Template[] = [{ items, free, stale: false }];
   for (const template of known ?? []) if (!template.stale && kept.length < MAX_SLOT_TEMPLATES) kept.push(template);
   templates.set(slot, kept);
 }
@@ -628,11 +633,11 @@ function intern(text: string): number | undefined {
   const known = internedIndex.get(text);
   if (known !== undefined) return known;
   if (text.length > MAX_INTERN_LENGTH || internedStrings.length >= MAX_INTERNED) return undefined;
-  if (!candidates.has(text)) {
-    if (candidates.size >= MAX_CANDIDATES) candidates = new Set();
-    candidates.add(text);
-    return undefined;
-  }
+  if (candidates.size >= MAX_CANDIDATES) candidates = new Set();
+  // Added and checked in one step (the size grows only for a string not there yet): most strings here are seen once.
+  const size = candidates.size;
+  candidates.add(text);
+  if (candidates.size !== size) return undefined;
   candidates.delete(text);
   internedIndex.set(text, internedStrings.length);
   internedStrings.push(text);
