@@ -7,10 +7,12 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/common/errors.js";
 import { MemoryStore } from "../../src/index.js";
 import { FileStore } from "../../src/storage/file/index.js";
+import { pack, unpack } from "../../src/storage/packing.js";
 import type { Store, StoredRecord } from "../../src/storage/store.js";
 import { runStoreContract } from "./contract.js";
 
@@ -140,5 +142,127 @@ describe("packed records", () => {
       expect(() => new MemoryStore({ warmRecords })).toThrow(CustodyError);
     }
     expect(() => new MemoryStore({ warmRecords: Number.POSITIVE_INFINITY })).not.toThrow();
+  });
+});
+
+/** `value` and `expected` equal as `toStrictEqual` sees them, with keys in the same order at every level. */
+function expectSameOrder(value: unknown, expected: unknown): void {
+  if (typeof expected !== "object" || expected === null) return;
+  expect(Object.keys(value as object)).toEqual(Object.keys(expected));
+  for (const key of Object.keys(expected)) {
+    expectSameOrder((value as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]);
+  }
+}
+
+/** Packs and unpacks `record` as a store does, and checks that it comes back exactly. */
+function roundTrip(record: StoredRecord, seeds: readonly string[]): void {
+  const packed = pack(record, seeds);
+  if (packed === undefined) return;
+  const read = unpack(packed, seeds);
+  expect(read).toStrictEqual(record);
+  expectSameOrder(read, record);
+}
+
+const hexDigit = fc.constantFrom(..."0123456789abcdef");
+const hex = (minLength: number, maxLength: number) => fc.string({ unit: hexDigit, minLength, maxLength });
+/** Strings on and just off each form packing keeps as data, and text of every kind. */
+const atom = fc.oneof(
+  fc.uuid(),
+  fc.uuid().map((id) => id.toUpperCase()),
+  fc.uuid().map((id) => `${id.slice(0, 35)}g`),
+  hex(14, 70),
+  fc.tuple(fc.string({ maxLength: 18 }), hex(15, 66)).map(([prefix, digits]) => prefix + digits),
+  fc.tuple(fc.constantFrom("0x", "sha256:", "0X", "x"), hex(1, 66)).map(([prefix, digits]) => prefix + digits),
+  fc.nat().map(String),
+  fc.bigInt({ min: 0n, max: 10n ** 20n }).map((n) => `0${n}`),
+  fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: 24 }),
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.string({ unit: "binary", maxLength: 8 }),
+  fc.constantFrom("ACTIVITY_STATUS_COMPLETED", "PAYLOAD_ENCODING_HEXADECIMAL", "", "00", "0"),
+);
+const scalar = fc.oneof(
+  atom,
+  fc.double(),
+  fc.integer(),
+  fc.constantFrom(-0, 2 ** 53, -(2 ** 53) + 1, true, false, null, undefined),
+);
+
+/**
+ * A request body as records hold it: fixed text from a small set (so that it recurs across records, as the parts of
+ * stamped bodies do) around values the record also holds elsewhere, data, and text of its own.
+ */
+function body(values: readonly string[]) {
+  const fixed = fc.constantFrom('{"organizationId":"', '","parameters":{"payload":"', '"},"timestampMs":"', '"}', ", ");
+  const piece = fc.oneof(
+    fixed,
+    fixed,
+    values.length > 0 ? fc.constantFrom(...values) : fixed,
+    fc.bigInt({ min: 10n ** 5n, max: 10n ** 16n }).map(String),
+    hex(16, 40),
+    fc.string({ maxLength: 24 }),
+  );
+  return fc.array(piece, { minLength: 1, maxLength: 14 }).map((pieces) => pieces.join(""));
+}
+
+/** Records of a few shapes (so that places recur), each with a body built from its own values. */
+const record = fc
+  .record({
+    id: fc.uuid(),
+    scope: fc.oneof(fc.uuid(), fc.constantFrom("org", "")),
+    kind: fc.constantFrom("a", "b"),
+    values: fc.array(atom, { maxLength: 6 }),
+    extra: fc.dictionary(fc.constantFrom("x", "y", "__proto__", "", "é"), scalar, { maxKeys: 3 }),
+    nested: fc.array(fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { maxLength: 4 }),
+  })
+  .chain(({ id, scope, kind, values, extra, nested }) =>
+    body([id, scope, ...values]).map((message): { record: StoredRecord; seeds: string[] } => {
+      const fields: Record<string, unknown> =
+        kind === "a"
+          ? { id, organizationId: scope, values, votes: [{ id, message }], nested }
+          : { id, values, message, extra, nested };
+      return { record: fields as StoredRecord, seeds: [id, scope] };
+    }),
+  );
+
+describe("pack and unpack", () => {
+  it("give back any record exactly, over streams of records of recurring shapes and bodies", () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 30 }), (records) => {
+        for (const { record: one, seeds } of records) roundTrip(one, seeds);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("give back bodies cut by a remembered template when their values move, vanish or repeat its fixed parts", () => {
+    const org = "01a21d1b-6a69-7000-b9f1-c07b010dd21f";
+    const address = "0xa1e42f72ad58983be4cd3e09cede16108489df57";
+    const bodyOf = (payload: string, signWith: string, timestamp: string) =>
+      `{"organizationId":"${org}","parameters":{"payload":"${payload}","signWith":"${signWith}"},"timestampMs":"${timestamp}"}`;
+    const messages = [
+      bodyOf("hello", address, "1795784666688"),
+      bodyOf("hello", address, "1795784666689"),
+      bodyOf("hello again", address, "1795784666690"),
+      bodyOf("hello", address, "1795784666691"),
+      // A value holding the text that follows it in the template.
+      bodyOf('x","signWith":"', address, "1795784666692"),
+      // The address is no longer a value of the record, so no longer a sibling to find.
+      bodyOf("hello", "someone else entirely, at length", "1795784666693"),
+      // Cut short, and grown past the template's end.
+      `{"organizationId":"${org}","parameters":{"payload":"`,
+      `${bodyOf("hello", address, "1795784666694")} and more text after it, 1795784666694`,
+      bodyOf("", "", ""),
+      bodyOf("héllo ✓ 𝔘", address, "01795784666695"),
+      bodyOf("hello", address, "1795784666696"),
+    ];
+    for (const [n, message] of messages.entries()) {
+      const id = `01a21d1b-6e40-7001-ad51-ad253f6cf5${String(n).padStart(2, "0")}`;
+      const signWith = n === 5 ? "someone" : address;
+      for (const place of ["first", "second"]) {
+        const record = { id, organizationId: org, signWith, place, votes: [{ id, message }] } as StoredRecord;
+        roundTrip(record, [id, org]);
+      }
+    }
   });
 });
