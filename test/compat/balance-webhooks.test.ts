@@ -14,12 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
 import { ANVIL_FUNDER as FUNDER, type RunningAnvil, anvilRpc as rpc, startAnvil } from "../support/anvil.js";
-import {
-  type ChainWallet,
-  recordingBackend,
-  type SdkClient,
-  startChainWallet,
-} from "../support/chain-wallet-fixture.js";
+import { type ChainWallet, recordingBackend, startChainWallet } from "../support/chain-wallet-fixture.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
 import { header, type ReceivedRequest, type Receiver, startReceiver, verificationKeys } from "../webhooks/receiver.js";
 
@@ -32,7 +27,7 @@ let receiver: Receiver;
 let chain: ChainWallet;
 let engine: CustodyEngine;
 let organizationId: string;
-let sdk: SdkClient;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let walletAddress: Address;
 /** Every JSON-RPC method the engine called on anvil, in order. */

@@ -13,13 +13,7 @@ import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { ANVIL_FUNDER, anvilRpc, type RunningAnvil, startAnvil } from "../support/anvil.js";
-import {
-  type ChainWallet,
-  privateKeyAddress as createPrivateKey,
-  type SdkClient,
-  startChainWallet,
-  unreachableRpcUrl,
-} from "../support/chain-wallet-fixture.js";
+import { type ChainWallet, startChainWallet, unreachableRpcUrl } from "../support/chain-wallet-fixture.js";
 import { coreClient } from "../support/core-client.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
@@ -38,7 +32,7 @@ let devnet: SolanaDevnet;
 let hostile: HostileNode;
 let chain: ChainWallet;
 let organizationId: string;
-let sdk: SdkClient;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let token: TestToken;
 let mint: PublicKey;
@@ -104,7 +98,7 @@ beforeAll(async () => {
   });
   ({ organizationId, rootKey, rootUserId, sdk, httpClient } = chain);
   [evmAddress, emptyEvmAddress, solanaAddress] = chain.addresses as [`0x${string}`, string, string];
-  privateKeyAddress = await createPrivateKey(sdk);
+  privateKeyAddress = await chain.createPrivateKey();
 
   await anvilRpc(anvil.rpcUrl, "anvil_setBalance", [evmAddress, "0x14d1120d7b160000"]);
   await token.mint(evmAddress, 1_234_500_000n);

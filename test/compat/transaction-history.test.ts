@@ -39,9 +39,7 @@ import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
 import { ANVIL_FUNDER as FUNDER, type RunningAnvil, anvilRpc as rpc, startAnvil } from "../support/anvil.js";
 import {
   type ChainWallet,
-  privateKeyAddress as createPrivateKey,
   recordingBackend,
-  type SdkClient,
   startChainWallet,
   unreachableRpcUrl,
 } from "../support/chain-wallet-fixture.js";
@@ -67,7 +65,7 @@ let token: TestToken;
 let receiver: Receiver;
 let chain: ChainWallet;
 let organizationId: string;
-let sdk: SdkClient;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let evmAddress: Address;
 let otherEvmAddress: string;
@@ -174,7 +172,7 @@ beforeAll(async () => {
   });
   ({ organizationId, sdk, httpClient } = chain);
   [evmAddress, otherEvmAddress, solanaAddress] = chain.addresses as [Address, string, string];
-  privateKeyAddress = await createPrivateKey(sdk);
+  privateKeyAddress = await chain.createPrivateKey();
 }, 60_000);
 
 afterAll(async () => {

@@ -32,6 +32,8 @@ export interface ChainWallet {
   httpClient: TurnkeyClient;
   /** The first wallet's addresses, one per account asked for, in that order. */
   addresses: string[];
+  /** Creates a secp256k1 private key with an Ethereum address and resolves to that address. */
+  createPrivateKey(): Promise<string>;
   /** Stops the HTTP server, then the engine. */
   close(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function startChainWallet(options: ChainWalletOptions): Promise<Cha
     sdk,
     httpClient,
     addresses,
+    createPrivateKey: () => privateKeyAddress(sdk),
     close: async () => {
       await server.close();
       await engine.close();
@@ -70,8 +73,7 @@ export async function startChainWallet(options: ChainWalletOptions): Promise<Cha
   };
 }
 
-/** Creates a secp256k1 private key with an Ethereum address and resolves to that address. */
-export async function privateKeyAddress(sdk: SdkClient): Promise<string> {
+async function privateKeyAddress(sdk: SdkClient): Promise<string> {
   const key = await sdk.createPrivateKeys({
     privateKeys: [
       {
