@@ -18,29 +18,14 @@ import { base58 } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { Turnkey } from "@turnkey/sdk-server";
-import { type Browser, chromium, type Frame, type Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { CHROMIUM, launchChromium } from "../support/browser.js";
 import { type DevCredentials, type DevServer, startDevServer } from "../support/dev-server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const PAGE_DIRECTORY = join(import.meta.dirname, "frames-page");
-const ACCOUNT = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-} as const;
 const EMAIL = "frames@example.test";
 
 /** What the page's script puts on `window` (test/browser/frames-page/page.ts). */
@@ -168,7 +153,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -188,7 +173,7 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
 
   it("export: the mnemonic shows in the frame's document and nowhere the app page can see", async () => {
     const tk = root();
-    const { walletId, addresses } = await tk.createWallet({ walletName: "to export", accounts: [ACCOUNT] });
+    const { walletId, addresses } = await tk.createWallet({ walletName: "to export", accounts: [ETHEREUM_ACCOUNT] });
     const observed = await openApp();
     const { page } = observed;
     const targetPublicKey = await page.evaluate(
@@ -333,7 +318,7 @@ describe("the frames with @turnkey/iframe-stamper in Chromium", () => {
       userId: credentials.userId,
       walletName: "imported through the frame",
       encryptedBundle,
-      accounts: [ACCOUNT],
+      accounts: [ETHEREUM_ACCOUNT],
     });
     expect(addresses[0]).toBe(mnemonicToAccount(mnemonic).address);
     await expectUnseen(observed, mnemonic);

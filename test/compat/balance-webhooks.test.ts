@@ -6,48 +6,35 @@
  * delivery is. While no endpoint subscribes, the engine makes no call to the chain at all (counted through the
  * backend it is given).
  */
-import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { verifyTurnkeyWebhookSignature } from "@turnkey/crypto";
-import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
+import type { TurnkeyClient } from "@turnkey/http";
 import { type Address, createWalletClient, erc20Abi, http, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
-import { httpChainBackend } from "../../src/index.js";
-import { type RunningAnvil, startAnvil } from "../support/anvil.js";
-import { engineWithOrganization } from "../support/engine.js";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { ANVIL_FUNDER as FUNDER, type RunningAnvil, anvilRpc as rpc, startAnvil } from "../support/anvil.js";
+import { type ChainWallet, recordingBackend, startChainWallet } from "../support/chain-wallet-fixture.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
-import { type RunningServer, serve } from "../support/server.js";
 import { header, type ReceivedRequest, type Receiver, startReceiver, verificationKeys } from "../webhooks/receiver.js";
 
 const EVM = "eip155:31337";
 const TOKEN = "0x00000000000000000000000000000000000e2c21";
-/** Anvil's first funded account (its well-known development key). */
-const FUNDER = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 
 let anvil: RunningAnvil;
 let token: TestToken;
 let receiver: Receiver;
-let server: RunningServer;
+let chain: ChainWallet;
 let engine: CustodyEngine;
 let organizationId: string;
-let sdk: ReturnType<Turnkey["apiClient"]>;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let walletAddress: Address;
 /** Every JSON-RPC method the engine called on anvil, in order. */
 const calls: string[] = [];
 
-async function anvilRpc(method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(anvil.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+function anvilRpc(method: string, params: unknown[]): Promise<unknown> {
+  return rpc(anvil.rpcUrl, method, params);
 }
 
 /** Resolves once the engine has called `method` `count` times. */
@@ -76,43 +63,19 @@ beforeAll(async () => {
   anvil = await startAnvil();
   token = await installTestToken(anvil.rpcUrl, TOKEN, { symbol: "TUSD", name: "Test USD", decimals: 6 });
   receiver = await startReceiver();
-  const inner = httpChainBackend(anvil.rpcUrl);
-  const fixture = await engineWithOrganization({
+  chain = await startChainWallet({
     allowInsecureWebhooks: true,
-    chains: {
-      [EVM]: {
-        label: anvil.rpcUrl,
-        request(method, params) {
-          calls.push(method);
-          return inner.request(method, params);
-        },
-      },
-    },
+    chains: { [EVM]: recordingBackend(anvil.rpcUrl, calls) },
     tokens: { [EVM]: [TOKEN] },
     balancePollIntervalMs: 20,
+    wallet: { walletName: "Deposits", accounts: [ETHEREUM_ACCOUNT] },
   });
-  ({ engine, organizationId } = fixture);
-  server = await serve(engine);
-  const credentials = { apiPublicKey: fixture.rootKey.publicKey, apiPrivateKey: fixture.rootKey.privateKey };
-  sdk = new Turnkey({ apiBaseUrl: server.baseUrl, ...credentials, defaultOrganizationId: organizationId }).apiClient();
-  httpClient = new TurnkeyClient({ baseUrl: server.baseUrl }, new ApiKeyStamper(credentials));
-  const wallet = await sdk.createWallet({
-    walletName: "Deposits",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-    ],
-  });
-  walletAddress = wallet.addresses[0] as Address;
+  ({ engine, organizationId, sdk, httpClient } = chain);
+  walletAddress = chain.addresses[0] as Address;
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await engine?.close();
+  await chain?.close();
   await receiver?.close();
   await anvil?.stop();
 });

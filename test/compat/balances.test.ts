@@ -5,24 +5,18 @@
  * backend (CHAIN_NOT_CONFIGURED, naming it), an address the organization does not hold, a private key's
  * address, an address of another chain family, and nodes that do not answer or answer nonsense.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import type { Session } from "@turnkey/core";
-import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
+import type { TurnkeyClient } from "@turnkey/http";
 import { createPublicClient, createWalletClient, erc20Abi, http, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CustodyEngine } from "../../src/index.js";
-import { type RunningAnvil, startAnvil } from "../support/anvil.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { ANVIL_FUNDER, anvilRpc, type RunningAnvil, startAnvil } from "../support/anvil.js";
+import { type ChainWallet, startChainWallet, unreachableRpcUrl } from "../support/chain-wallet-fixture.js";
 import { coreClient } from "../support/core-client.js";
-import { engineWithOrganization } from "../support/engine.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
 import { type HostileNode, startHostileNode } from "../support/hostile-node.js";
-import { type RunningServer, serve } from "../support/server.js";
 import { reasonOf, requestRejection } from "../support/session-client.js";
 import { writeMint, writeTokenAccount } from "../support/solana-accounts.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
@@ -36,10 +30,9 @@ const TOKEN = "0x00000000000000000000000000000000000e2c20";
 let anvil: RunningAnvil;
 let devnet: SolanaDevnet;
 let hostile: HostileNode;
-let server: RunningServer;
-let engine: CustodyEngine;
+let chain: ChainWallet;
 let organizationId: string;
-let sdk: ReturnType<Turnkey["apiClient"]>;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let token: TestToken;
 let mint: PublicKey;
@@ -63,8 +56,8 @@ function mintTo(mintAddress: PublicKey, owner: string, amount: bigint): void {
 /** A `@turnkey/core` client whose active session stamps with the root user's API key. */
 function rootKit() {
   const kit = coreClient({
-    apiBaseUrl: server.baseUrl,
-    authProxyUrl: server.baseUrl,
+    apiBaseUrl: chain.server.baseUrl,
+    authProxyUrl: chain.server.baseUrl,
     authProxyConfigId: "unused",
     organizationId,
   });
@@ -87,81 +80,34 @@ beforeAll(async () => {
   anvil = await startAnvil();
   devnet = await startSolanaDevnet();
   hostile = await startHostileNode({ kind: "result", result: "not a balance" });
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-  const deadPort = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
 
   token = await installTestToken(anvil.rpcUrl, TOKEN, { symbol: "TUSD", name: "Test USD", decimals: 6 });
   mint = createMint(6);
-  const fixture = await engineWithOrganization({
+  chain = await startChainWallet({
     chains: {
       [EVM]: anvil.rpcUrl,
       [SOLANA]: devnet.url,
-      "eip155:1337": `http://127.0.0.1:${deadPort}`,
+      "eip155:1337": await unreachableRpcUrl(),
       "eip155:7777": hostile.url,
     },
     tokens: { [EVM]: [TOKEN], [SOLANA]: [{ address: mint.toBase58(), symbol: "USDC", name: "USD Coin" }] },
+    wallet: {
+      walletName: "Main",
+      accounts: [ETHEREUM_ACCOUNT, { ...ETHEREUM_ACCOUNT, path: "m/44'/60'/0'/0/1" }, SOLANA_ACCOUNT],
+    },
   });
-  ({ engine, organizationId, rootKey, rootUserId } = fixture);
-  server = await serve(engine);
-  const credentials = { apiPublicKey: rootKey.publicKey, apiPrivateKey: rootKey.privateKey };
-  sdk = new Turnkey({ apiBaseUrl: server.baseUrl, ...credentials, defaultOrganizationId: organizationId }).apiClient();
-  httpClient = new TurnkeyClient({ baseUrl: server.baseUrl }, new ApiKeyStamper(credentials));
-  const wallet = await sdk.createWallet({
-    walletName: "Main",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/1",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
-    ],
-  });
-  [evmAddress, emptyEvmAddress, solanaAddress] = wallet.addresses as [`0x${string}`, string, string];
-  const key = await sdk.createPrivateKeys({
-    privateKeys: [
-      {
-        privateKeyName: "pk",
-        curve: "CURVE_SECP256K1",
-        privateKeyTags: [],
-        addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
-      },
-    ],
-  });
-  privateKeyAddress = key.privateKeys[0]?.addresses?.[0]?.address as string;
+  ({ organizationId, rootKey, rootUserId, sdk, httpClient } = chain);
+  [evmAddress, emptyEvmAddress, solanaAddress] = chain.addresses as [`0x${string}`, string, string];
+  privateKeyAddress = await chain.createPrivateKey();
 
-  await fetch(anvil.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "anvil_setBalance",
-      params: [evmAddress, "0x14d1120d7b160000"],
-    }),
-  });
+  await anvilRpc(anvil.rpcUrl, "anvil_setBalance", [evmAddress, "0x14d1120d7b160000"]);
   await token.mint(evmAddress, 1_234_500_000n);
   devnet.airdrop(solanaAddress, 2_500_000_000n);
   mintTo(mint, solanaAddress, 42_000_000n);
 }, 60_000);
 
 afterAll(async () => {
-  await server?.close();
-  await engine?.close();
+  await chain?.close();
   await anvil?.stop();
   await devnet?.close();
   await hostile?.close();
@@ -316,8 +262,7 @@ describe("balance refusals", () => {
 
 describe("the test token", () => {
   it("behaves as an ERC-20 to viem: metadata, transfer, Transfer event, refusal of an overdraft", async () => {
-    // anvil's first default account, funded at start.
-    const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+    const account = ANVIL_FUNDER;
     const viem = createPublicClient({ chain: foundry, transport: http(anvil.rpcUrl) });
     const wallet = createWalletClient({ account, chain: foundry, transport: http(anvil.rpcUrl) });
     const read = (functionName: "symbol" | "name" | "decimals") =>

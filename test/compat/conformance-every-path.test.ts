@@ -32,7 +32,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CustodyEngine } from "../../src/index.js";
 import { oidcNonceFor } from "../../src/operations/oauth.js";
 import { OPERATIONS } from "../../src/operations/table.js";
-import { type RunningAnvil, startAnvil } from "../support/anvil.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { anvilRpc, type RunningAnvil, startAnvil } from "../support/anvil.js";
 import { type ApiKeyPair, engineWithOrganization, p256KeyPair, subOrganizationParameters } from "../support/engine.js";
 import { TestIssuer } from "../support/oidc.js";
 import { type RunningServer, serve } from "../support/server.js";
@@ -81,13 +82,6 @@ const NOT_DRIVEN_YET: ReadonlySet<string> = new Set([
   "submit/eth_undelegate_7702",
 ]);
 
-const ETH_ACCOUNT = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-};
-
 const result = (answer: Record<string, unknown>) =>
   (answer.activity as { result: Record<string, Record<string, unknown>> }).result;
 
@@ -95,6 +89,46 @@ const result = (answer: Record<string, unknown>) =>
 function resultOf(answer: Record<string, unknown>): Record<string, unknown> {
   const [value] = Object.values(result(answer));
   return (value ?? {}) as Record<string, unknown>;
+}
+
+/** Keeps the result member `member` as `context[name]`. */
+const keepResult =
+  (name: string, member = name): NonNullable<Case["keep"]> =>
+  (answer, context) => {
+    context[name] = resultOf(answer)[member] as string;
+  };
+
+/** Keeps the first entry of the result's list `member` as `context[name]`. */
+const keepFirst =
+  (name: string, member: string): NonNullable<Case["keep"]> =>
+  (answer, context) => {
+    context[name] = (resultOf(answer)[member] as string[])[0] as string;
+  };
+
+/** A fresh P-256 public key, uncompressed: where an export, a session or a credential bundle is encrypted to. */
+const freshTarget = () => generateP256KeyPair().publicKeyUncompressed;
+
+/** How the signing cases have their hexadecimal payloads hashed. */
+const HEX_KECCAK = { encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction: "HASH_FUNCTION_KECCAK256" } as const;
+
+/** The verified sign-up key's client signature over `message`. */
+async function clientSignature(message: string) {
+  return {
+    publicKey: signupKey.publicKey,
+    scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
+    message,
+    signature: await signWithApiKey({ content: message, ...signupKey }),
+  };
+}
+
+/** What an import is encrypted to: the bundle `init_import_*` gave (kept as `context[bundle]`), for the root user. */
+async function importTarget(context: Context, bundle: string) {
+  return {
+    importBundle: context[bundle] as string,
+    userId: context.rootUserId as string,
+    organizationId: context.organizationId as string,
+    dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+  };
 }
 
 const CASES: readonly Case[] = [
@@ -115,9 +149,7 @@ const CASES: readonly Case[] = [
     method: "createSubOrganization",
     body: (context) =>
       subOrganizationParameters("Sub", { publicKey: context.subPublicKey, privateKey: "" } as ApiKeyPair),
-    keep: (answer, context) => {
-      context.subOrganizationId = resultOf(answer).subOrganizationId as string;
-    },
+    keep: keepResult("subOrganizationId"),
   },
   { method: "getSubOrgIds", body: () => ({}) },
   { method: "getVerifiedSubOrgIds", body: () => ({ filterType: "EMAIL", filterValue: "alice@acme.test" }) },
@@ -136,9 +168,7 @@ const CASES: readonly Case[] = [
         },
       ],
     }),
-    keep: (answer, context) => {
-      context.userId = (resultOf(answer).userIds as string[])[0] as string;
-    },
+    keep: keepFirst("userId", "userIds"),
   },
   {
     method: "createApiOnlyUsers",
@@ -147,9 +177,7 @@ const CASES: readonly Case[] = [
         { userName: "robot", userTags: [], apiKeys: [{ apiKeyName: "robot key", publicKey: robotKey.publicKey }] },
       ],
     }),
-    keep: (answer, context) => {
-      context.robotId = (resultOf(answer).userIds as string[])[0] as string;
-    },
+    keep: keepFirst("robotId", "userIds"),
   },
   { method: "getUser", body: (context) => ({ userId: context.userId }) },
   { method: "getUsers", body: () => ({}) },
@@ -170,9 +198,7 @@ const CASES: readonly Case[] = [
         },
       ],
     }),
-    keep: (answer, context) => {
-      context.apiKeyId = (resultOf(answer).apiKeyIds as string[])[0] as string;
-    },
+    keep: keepFirst("apiKeyId", "apiKeyIds"),
   },
   { method: "getApiKey", body: (context) => ({ apiKeyId: context.apiKeyId }) },
   { method: "getApiKeys", body: (context) => ({ userId: context.userId }) },
@@ -180,9 +206,7 @@ const CASES: readonly Case[] = [
   {
     method: "createAuthenticators",
     body: (context) => ({ userId: context.userId, authenticators: [passkeyParams(new SoftwareAuthenticator())] }),
-    keep: (answer, context) => {
-      context.authenticatorId = (resultOf(answer).authenticatorIds as string[])[0] as string;
-    },
+    keep: keepFirst("authenticatorId", "authenticatorIds"),
   },
   { method: "getAuthenticators", body: (context) => ({ userId: context.userId }) },
   {
@@ -196,9 +220,7 @@ const CASES: readonly Case[] = [
   {
     method: "createUserTag",
     body: (context) => ({ userTagName: "team", userIds: [context.userId] }),
-    keep: (answer, context) => {
-      context.userTagId = resultOf(answer).userTagId as string;
-    },
+    keep: keepResult("userTagId"),
   },
   {
     method: "updateUserTag",
@@ -219,15 +241,13 @@ const CASES: readonly Case[] = [
         },
       ],
     }),
-    keep: (answer, context) => {
-      context.invitationId = (resultOf(answer).invitationIds as string[])[0] as string;
-    },
+    keep: keepFirst("invitationId", "invitationIds"),
   },
   { method: "deleteInvitation", body: (context) => ({ invitationId: context.invitationId }) },
   // Wallets and private keys
   {
     method: "createWallet",
-    body: () => ({ walletName: "main", accounts: [ETH_ACCOUNT] }),
+    body: () => ({ walletName: "main", accounts: [ETHEREUM_ACCOUNT] }),
     keep: (answer, context) => {
       context.walletId = resultOf(answer).walletId as string;
       context.address = (resultOf(answer).addresses as string[])[0] as string;
@@ -238,10 +258,8 @@ const CASES: readonly Case[] = [
   { method: "updateWallet", body: (context) => ({ walletId: context.walletId, walletName: "main wallet" }) },
   {
     method: "createWalletAccounts",
-    body: (context) => ({ walletId: context.walletId, accounts: [{ ...ETH_ACCOUNT, path: "m/44'/60'/0'/0/1" }] }),
-    keep: (answer, context) => {
-      context.secondAddress = (resultOf(answer).addresses as string[])[0] as string;
-    },
+    body: (context) => ({ walletId: context.walletId, accounts: [{ ...ETHEREUM_ACCOUNT, path: "m/44'/60'/0'/0/1" }] }),
+    keep: keepFirst("secondAddress", "addresses"),
   },
   {
     method: "getWalletAccounts",
@@ -274,9 +292,7 @@ const CASES: readonly Case[] = [
   {
     method: "createPrivateKeyTag",
     body: (context) => ({ privateKeyTagName: "hot", privateKeyIds: [context.privateKeyId] }),
-    keep: (answer, context) => {
-      context.privateKeyTagId = resultOf(answer).privateKeyTagId as string;
-    },
+    keep: keepResult("privateKeyTagId"),
   },
   {
     method: "updatePrivateKeyTag",
@@ -295,8 +311,7 @@ const CASES: readonly Case[] = [
     body: (context) => ({
       signWith: context.address,
       payload: "0x68656c6c6f",
-      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-      hashFunction: "HASH_FUNCTION_KECCAK256",
+      ...HEX_KECCAK,
     }),
     keep: (answer, context) => {
       context.signActivityId = (answer.activity as { id: string }).id;
@@ -307,8 +322,7 @@ const CASES: readonly Case[] = [
     body: (context) => ({
       signWith: context.address,
       payloads: ["0x68656c6c6f", "0x776f726c64"],
-      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-      hashFunction: "HASH_FUNCTION_KECCAK256",
+      ...HEX_KECCAK,
     }),
   },
   {
@@ -327,23 +341,12 @@ const CASES: readonly Case[] = [
         maxPriorityFeePerGas: 1n,
       }).slice(2),
     }),
-    keep: (answer, context) => {
-      context.signedTransaction = resultOf(answer).signedTransaction as string;
-    },
+    keep: keepResult("signedTransaction"),
   },
   {
     method: "ethSendRawTransaction",
     prepare: async (context) => {
-      await fetch(anvil.rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "anvil_setBalance",
-          params: [context.address, "0xde0b6b3a7640000"],
-        }),
-      });
+      await anvilRpc(anvil.rpcUrl, "anvil_setBalance", [context.address, "0xde0b6b3a7640000"]);
     },
     body: (context) => ({ signedTransaction: `0x${context.signedTransaction}`, caip2: EVM }),
   },
@@ -354,9 +357,7 @@ const CASES: readonly Case[] = [
       caip2: EVM,
       calls: [{ to: "0x000000000000000000000000000000000000beef", value: "1" }],
     }),
-    keep: (answer, context) => {
-      context.sendTransactionStatusId = resultOf(answer).sendTransactionStatusId as string;
-    },
+    keep: keepResult("sendTransactionStatusId"),
   },
   {
     method: "getSendTransactionStatus",
@@ -366,18 +367,9 @@ const CASES: readonly Case[] = [
     method: "createWallet",
     body: () => ({
       walletName: "solana",
-      accounts: [
-        {
-          curve: "CURVE_ED25519",
-          pathFormat: "PATH_FORMAT_BIP32",
-          path: "m/44'/501'/0'/0'",
-          addressFormat: "ADDRESS_FORMAT_SOLANA",
-        },
-      ],
+      accounts: [SOLANA_ACCOUNT],
     }),
-    keep: (answer, context) => {
-      context.solanaAddress = (resultOf(answer).addresses as string[])[0] as string;
-    },
+    keep: keepFirst("solanaAddress", "addresses"),
   },
   {
     method: "solSendTransaction",
@@ -419,9 +411,7 @@ const CASES: readonly Case[] = [
       label: "f",
       notes: "",
     }),
-    keep: (answer, context) => {
-      context.smartContractInterfaceId = resultOf(answer).smartContractInterfaceId as string;
-    },
+    keep: keepResult("smartContractInterfaceId"),
   },
   {
     method: "getSmartContractInterface",
@@ -441,9 +431,7 @@ const CASES: readonly Case[] = [
       condition: "activity.action == 'SIGN'",
       notes: "",
     }),
-    keep: (answer, context) => {
-      context.policyId = resultOf(answer).policyId as string;
-    },
+    keep: keepResult("policyId"),
   },
   {
     method: "createPolicies",
@@ -452,9 +440,7 @@ const CASES: readonly Case[] = [
         { policyName: "deny exports", effect: "EFFECT_DENY", condition: "activity.action == 'EXPORT'", notes: "" },
       ],
     }),
-    keep: (answer, context) => {
-      context.secondPolicyId = (resultOf(answer).policyIds as string[])[0] as string;
-    },
+    keep: keepFirst("secondPolicyId", "policyIds"),
   },
   { method: "updatePolicy", body: (context) => ({ policyId: context.policyId, policyName: "allow all signing" }) },
   { method: "getPolicy", body: (context) => ({ policyId: context.policyId }) },
@@ -471,9 +457,7 @@ const CASES: readonly Case[] = [
       requiredAuthenticationMethods: [{ any: [{ type: "AUTHENTICATION_TYPE_API_KEY" }] }],
       order: 1,
     }),
-    keep: (answer, context) => {
-      context.mfaPolicyId = resultOf(answer).mfaPolicyId as string;
-    },
+    keep: keepResult("mfaPolicyId"),
   },
   {
     method: "updateMfaPolicy",
@@ -485,9 +469,7 @@ const CASES: readonly Case[] = [
   {
     method: "createSessionProfile",
     body: () => ({ sessionProfileName: "short", scope: "activity.action == 'SIGN'", expirationSeconds: "900" }),
-    keep: (answer, context) => {
-      context.sessionProfileId = resultOf(answer).sessionProfileId as string;
-    },
+    keep: keepResult("sessionProfileId"),
   },
   { method: "getSessionProfile", body: (context) => ({ sessionProfileId: context.sessionProfileId }) },
   { method: "getSessionProfiles", body: () => ({}) },
@@ -496,7 +478,7 @@ const CASES: readonly Case[] = [
   { method: "createReadOnlySession", body: () => ({}) },
   {
     method: "createReadWriteSession",
-    body: () => ({ targetPublicKey: generateP256KeyPair().publicKeyUncompressed, expirationSeconds: "900" }),
+    body: () => ({ targetPublicKey: freshTarget(), expirationSeconds: "900" }),
   },
   { method: "stampLogin", body: () => ({ publicKey: generateP256KeyPair().publicKey, expirationSeconds: "900" }) },
   // Webhooks
@@ -517,7 +499,7 @@ const CASES: readonly Case[] = [
   // Proofs
   {
     method: "getBootProof",
-    body: () => ({ ephemeralKey: generateP256KeyPair().publicKeyUncompressed }),
+    body: () => ({ ephemeralKey: freshTarget() }),
     refusal: "NOT_ATTESTED",
   },
   { method: "getLatestBootProof", body: () => ({ appName: "signer" }), refusal: "NOT_ATTESTED" },
@@ -529,15 +511,13 @@ const CASES: readonly Case[] = [
       userId: context.userId,
       oauthProviders: [{ providerName: "issuer", oidcToken: await issuer.token({ sub: "alice" }) }],
     }),
-    keep: (answer, context) => {
-      context.providerId = (resultOf(answer).providerIds as string[])[0] as string;
-    },
+    keep: keepFirst("providerId", "providerIds"),
   },
   { method: "getOauthProviders", body: (context) => ({ userId: context.userId }) },
   {
     method: "oauth",
     body: async () => {
-      const target = generateP256KeyPair().publicKeyUncompressed;
+      const target = freshTarget();
       const extra = { nonce: oidcNonceFor(target) };
       return { oidcToken: await issuer.token({ sub: "alice", extra }), targetPublicKey: target };
     },
@@ -560,9 +540,7 @@ const CASES: readonly Case[] = [
       clientId: OAUTH2_CLIENT_ID,
       encryptedClientSecret: await encryptOauth2ClientSecret("secret", await engine.oauth2ClientSecretPublicKey()),
     }),
-    keep: (answer, context) => {
-      context.oauth2CredentialId = resultOf(answer).oauth2CredentialId as string;
-    },
+    keep: keepResult("oauth2CredentialId"),
   },
   {
     method: "updateOauth2Credential",
@@ -586,22 +564,16 @@ const CASES: readonly Case[] = [
     }),
   },
   { method: "deleteOauth2Credential", body: (context) => ({ oauth2CredentialId: context.oauth2CredentialId }) },
-  {
-    method: "emailAuth",
-    body: () => ({
-      email: "alice@acme.example",
-      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
-      emailCustomization: { appName: "Demo" },
+  ...["emailAuth", "initUserEmailRecovery"].map(
+    (method): Case => ({
+      method,
+      body: () => ({
+        email: "alice@acme.example",
+        targetPublicKey: freshTarget(),
+        emailCustomization: { appName: "Demo" },
+      }),
     }),
-  },
-  {
-    method: "initUserEmailRecovery",
-    body: () => ({
-      email: "alice@acme.example",
-      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
-      emailCustomization: { appName: "Demo" },
-    }),
-  },
+  ),
   {
     method: "recoverUser",
     body: (context) => ({ userId: context.userId, authenticator: passkeyParams(new SoftwareAuthenticator()) }),
@@ -626,9 +598,7 @@ const CASES: readonly Case[] = [
         await engine.signerPublicKey(),
       ),
     }),
-    keep: (answer, context) => {
-      context.verificationToken = resultOf(answer).verificationToken as string;
-    },
+    keep: keepResult("verificationToken"),
   },
   {
     method: "createSubOrganization",
@@ -644,17 +614,10 @@ const CASES: readonly Case[] = [
         ],
         rootQuorumThreshold: 1,
         verificationToken: context.verificationToken as string,
-        clientSignature: {
-          publicKey: signupKey.publicKey,
-          scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
-          message: signup.message,
-          signature: await signWithApiKey({ content: signup.message, ...signupKey }),
-        },
+        clientSignature: await clientSignature(signup.message),
       };
     },
-    keep: (answer, context) => {
-      context.verifiedOrganizationId = resultOf(answer).subOrganizationId as string;
-    },
+    keep: keepResult("verifiedOrganizationId", "subOrganizationId"),
   },
   {
     method: "otpLogin",
@@ -668,12 +631,7 @@ const CASES: readonly Case[] = [
       return {
         verificationToken: context.verificationToken as string,
         publicKey: session.publicKey,
-        clientSignature: {
-          publicKey: signupKey.publicKey,
-          scheme: "CLIENT_SIGNATURE_SCHEME_API_P256",
-          message: login.message,
-          signature: await signWithApiKey({ content: login.message, ...signupKey }),
-        },
+        clientSignature: await clientSignature(login.message),
       };
     },
   },
@@ -681,9 +639,7 @@ const CASES: readonly Case[] = [
     method: "initOtpAuth",
     organization: (context) => context.verifiedOrganizationId as string,
     body: () => ({ otpType: "OTP_TYPE_EMAIL", contact: VERIFIED_EMAIL, appName: "Demo" }),
-    keep: (answer, context) => {
-      context.otpAuthId = resultOf(answer).otpId as string;
-    },
+    keep: keepResult("otpAuthId", "otpId"),
   },
   {
     method: "otpAuth",
@@ -691,7 +647,7 @@ const CASES: readonly Case[] = [
     body: (context) => ({
       otpId: context.otpAuthId,
       otpCode: engine.outbox(VERIFIED_EMAIL).at(-1)?.otpCode as string,
-      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+      targetPublicKey: freshTarget(),
     }),
   },
   // Votes: the robot's signing waits for a second approver.
@@ -713,8 +669,7 @@ const CASES: readonly Case[] = [
       body: (context) => ({
         signWith: context.address,
         payload,
-        encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-        hashFunction: "HASH_FUNCTION_KECCAK256",
+        ...HEX_KECCAK,
       }),
       keep: (answer, context) => {
         context[`pending${payload}`] = (answer.activity as { fingerprint: string }).fingerprint;
@@ -732,9 +687,7 @@ const CASES: readonly Case[] = [
   {
     method: "initImportSecrets",
     body: () => ({ encryptionSuite: SUITE, numSecrets: 1 }),
-    keep: (answer, context) => {
-      context.ingressTarget = (resultOf(answer).enclaveTargetMessages as string[])[0] as string;
-    },
+    keep: keepFirst("ingressTarget", "enclaveTargetMessages"),
   },
   {
     method: "importSecrets",
@@ -752,9 +705,7 @@ const CASES: readonly Case[] = [
         },
       ],
     }),
-    keep: (answer, context) => {
-      context.secretId = (resultOf(answer).secretIds as string[])[0] as string;
-    },
+    keep: keepFirst("secretId", "secretIds"),
   },
   { method: "listSecrets", body: () => ({}) },
   {
@@ -763,34 +714,30 @@ const CASES: readonly Case[] = [
       secrets: [
         {
           secretId: context.secretId,
-          targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+          targetPublicKey: freshTarget(),
           encryptionSuite: SUITE,
         },
       ],
     }),
   },
   // Exports, imports, deletions
-  {
-    method: "exportWallet",
-    body: (context) => ({ walletId: context.walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }),
-  },
-  {
-    method: "exportWalletAccount",
-    body: (context) => ({ address: context.address, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }),
-  },
-  {
-    method: "exportPrivateKey",
-    body: (context) => ({
-      privateKeyId: context.privateKeyId,
-      targetPublicKey: generateP256KeyPair().publicKeyUncompressed,
+  // Each export names what it exports by the id (or address) an earlier case kept under the same name.
+  ...(
+    [
+      ["exportWallet", "walletId"],
+      ["exportWalletAccount", "address"],
+      ["exportPrivateKey", "privateKeyId"],
+    ] as const
+  ).map(
+    ([method, field]): Case => ({
+      method,
+      body: (context) => ({ [field]: context[field], targetPublicKey: freshTarget() }),
     }),
-  },
+  ),
   {
     method: "initImportWallet",
     body: (context) => ({ userId: context.rootUserId }),
-    keep: (answer, context) => {
-      context.walletImportBundle = resultOf(answer).importBundle as string;
-    },
+    keep: keepResult("walletImportBundle", "importBundle"),
   },
   {
     method: "importWallet",
@@ -799,20 +746,15 @@ const CASES: readonly Case[] = [
       walletName: "imported",
       encryptedBundle: await encryptWalletToBundle({
         mnemonic: TEST_MNEMONIC,
-        importBundle: context.walletImportBundle as string,
-        userId: context.rootUserId as string,
-        organizationId: context.organizationId as string,
-        dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+        ...(await importTarget(context, "walletImportBundle")),
       }),
-      accounts: [ETH_ACCOUNT],
+      accounts: [ETHEREUM_ACCOUNT],
     }),
   },
   {
     method: "initImportPrivateKey",
     body: (context) => ({ userId: context.rootUserId }),
-    keep: (answer, context) => {
-      context.keyImportBundle = resultOf(answer).importBundle as string;
-    },
+    keep: keepResult("keyImportBundle", "importBundle"),
   },
   {
     method: "importPrivateKey",
@@ -822,24 +764,25 @@ const CASES: readonly Case[] = [
       encryptedBundle: await encryptPrivateKeyToBundle({
         privateKey: "11".repeat(32),
         keyFormat: "HEXADECIMAL",
-        importBundle: context.keyImportBundle as string,
-        userId: context.rootUserId as string,
-        organizationId: context.organizationId as string,
-        dangerouslyOverrideSignerPublicKey: await engine.signerPublicKey(),
+        ...(await importTarget(context, "keyImportBundle")),
       }),
       curve: "CURVE_SECP256K1",
       addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
     }),
   },
-  {
-    method: "deleteWalletAccounts",
-    body: (context) => ({ walletAccountIds: [context.secondAccountId], deleteWithoutExport: true }),
-  },
-  { method: "deleteWallets", body: (context) => ({ walletIds: [context.walletId], deleteWithoutExport: true }) },
-  {
-    method: "deletePrivateKeys",
-    body: (context) => ({ privateKeyIds: [context.privateKeyId], deleteWithoutExport: true }),
-  },
+  // Deleting what holds keys: the list field, the id an earlier case kept, and no export asked first.
+  ...(
+    [
+      ["deleteWalletAccounts", "walletAccountIds", "secondAccountId"],
+      ["deleteWallets", "walletIds", "walletId"],
+      ["deletePrivateKeys", "privateKeyIds", "privateKeyId"],
+    ] as const
+  ).map(
+    ([method, field, id]): Case => ({
+      method,
+      body: (context) => ({ [field]: [context[id]], deleteWithoutExport: true }),
+    }),
+  ),
   { method: "deleteUsers", body: (context) => ({ userIds: [context.userId] }) },
   // Activities
   { method: "getActivities", body: () => ({}) },
@@ -899,23 +842,17 @@ beforeAll(async () => {
   context.organizationId = fixture.organizationId;
   context.rootUserId = fixture.rootUserId;
   context.subPublicKey = subKey.publicKey;
-  clients.root = new TurnkeyClient(
-    { baseUrl: server.baseUrl },
-    new ApiKeyStamper({ apiPublicKey: fixture.rootKey.publicKey, apiPrivateKey: fixture.rootKey.privateKey }),
-  );
   for (const [caller, key] of [
+    ["root", fixture.rootKey],
     ["robot", robotKey],
     ["alice", aliceKey],
+    ["sub", subKey],
   ] as const) {
     clients[caller] = new TurnkeyClient(
       { baseUrl: server.baseUrl },
       new ApiKeyStamper({ apiPublicKey: key.publicKey, apiPrivateKey: key.privateKey }),
     );
   }
-  clients.sub = new TurnkeyClient(
-    { baseUrl: server.baseUrl },
-    new ApiKeyStamper({ apiPublicKey: subKey.publicKey, apiPrivateKey: subKey.privateKey }),
-  );
 }, 60_000);
 
 afterAll(async () => {

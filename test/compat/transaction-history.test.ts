@@ -10,8 +10,6 @@
  * not hold, an address of the other chain family, a chain without a backend, a node that does not answer, and a
  * cursor of another query.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import {
   Connection,
@@ -22,9 +20,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from "@solana/web3.js";
-import { ApiKeyStamper } from "@turnkey/api-key-stamper";
-import { TurnkeyClient } from "@turnkey/http";
-import { Turnkey } from "@turnkey/sdk-server";
+import type { TurnkeyClient } from "@turnkey/http";
 import {
   type Address,
   createPublicClient,
@@ -36,17 +32,19 @@ import {
   parseGwei,
   serializeTransaction,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SIGNED_TRANSACTIONS_PER_ADDRESS } from "../../src/domain/signed-eth-transactions.js";
-import type { CustodyEngine } from "../../src/index.js";
-import { httpChainBackend } from "../../src/index.js";
-import { type RunningAnvil, startAnvil } from "../support/anvil.js";
-import { engineWithOrganization } from "../support/engine.js";
+import { ETHEREUM_ACCOUNT, SOLANA_ACCOUNT } from "../../src/testing/index.js";
+import { ANVIL_FUNDER as FUNDER, type RunningAnvil, anvilRpc as rpc, startAnvil } from "../support/anvil.js";
+import {
+  type ChainWallet,
+  recordingBackend,
+  startChainWallet,
+  unreachableRpcUrl,
+} from "../support/chain-wallet-fixture.js";
 import { installTestToken, type TestToken } from "../support/erc20.js";
 import { officialRefusal } from "../support/official-refusal.js";
-import { type RunningServer, serve } from "../support/server.js";
 import { writeMint, writeTokenAccount } from "../support/solana-accounts.js";
 import { type SolanaDevnet, startSolanaDevnet } from "../support/solana-devnet.js";
 import { conformanceFaults } from "../support/swagger-conformance.js";
@@ -57,8 +55,6 @@ const SOLANA = "solana:devnet";
 const SOLANA_CANONICAL = "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1";
 const TOKEN = "0x00000000000000000000000000000000000e2c22";
 const RECIPIENT = "0x000000000000000000000000000000000000beef";
-/** Anvil's first funded account (its well-known development key). */
-const FUNDER = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 const ETH_PATH = "/public/v1/query/list_eth_transaction_history";
 const SOL_PATH = "/public/v1/query/list_sol_transaction_history";
 
@@ -67,10 +63,9 @@ let devnet: SolanaDevnet;
 let connection: Connection;
 let token: TestToken;
 let receiver: Receiver;
-let server: RunningServer;
-let engine: CustodyEngine;
+let chain: ChainWallet;
 let organizationId: string;
-let sdk: ReturnType<Turnkey["apiClient"]>;
+let sdk: ChainWallet["sdk"];
 let httpClient: TurnkeyClient;
 let evmAddress: Address;
 let otherEvmAddress: string;
@@ -81,15 +76,8 @@ const solFunder = Keypair.generate();
 /** Every EVM JSON-RPC method the engine called, in order. */
 const evmCalls: string[] = [];
 
-async function anvilRpc(method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(anvil.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+function anvilRpc(method: string, params: unknown[]): Promise<unknown> {
+  return rpc(anvil.rpcUrl, method, params);
 }
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
@@ -165,76 +153,31 @@ beforeAll(async () => {
   writeMint(devnet, mint, 6);
   tokenAccount(solFunder.publicKey, 50_000_000n);
   receiver = await startReceiver();
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-  const deadPort = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
-  const evm = httpChainBackend(anvil.rpcUrl);
-  const fixture = await engineWithOrganization({
+  chain = await startChainWallet({
     allowInsecureWebhooks: true,
     chains: {
-      [EVM]: {
-        label: anvil.rpcUrl,
-        request(method, params) {
-          evmCalls.push(method);
-          return evm.request(method, params);
-        },
-      },
+      [EVM]: recordingBackend(anvil.rpcUrl, evmCalls),
       [SOLANA]: devnet.url,
-      "eip155:1337": `http://127.0.0.1:${deadPort}`,
+      "eip155:1337": await unreachableRpcUrl(),
     },
     tokens: {
       [EVM]: [TOKEN],
       [SOLANA]: [{ address: mint.toBase58(), symbol: "USDC", name: "USD Coin" }],
     },
     balancePollIntervalMs: 20,
+    wallet: {
+      walletName: "Main",
+      accounts: [ETHEREUM_ACCOUNT, { ...ETHEREUM_ACCOUNT, path: "m/44'/60'/0'/0/1" }, SOLANA_ACCOUNT],
+    },
   });
-  ({ engine, organizationId } = fixture);
-  server = await serve(engine);
-  const credentials = { apiPublicKey: fixture.rootKey.publicKey, apiPrivateKey: fixture.rootKey.privateKey };
-  sdk = new Turnkey({ apiBaseUrl: server.baseUrl, ...credentials, defaultOrganizationId: organizationId }).apiClient();
-  httpClient = new TurnkeyClient({ baseUrl: server.baseUrl }, new ApiKeyStamper(credentials));
-  const wallet = await sdk.createWallet({
-    walletName: "Main",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/1",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-      {
-        curve: "CURVE_ED25519",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/501'/0'/0'",
-        addressFormat: "ADDRESS_FORMAT_SOLANA",
-      },
-    ],
-  });
-  [evmAddress, otherEvmAddress, solanaAddress] = wallet.addresses as [Address, string, string];
-  const key = await sdk.createPrivateKeys({
-    privateKeys: [
-      {
-        privateKeyName: "pk",
-        curve: "CURVE_SECP256K1",
-        privateKeyTags: [],
-        addressFormats: ["ADDRESS_FORMAT_ETHEREUM"],
-      },
-    ],
-  });
-  privateKeyAddress = key.privateKeys[0]?.addresses?.[0]?.address as string;
+  ({ organizationId, sdk, httpClient } = chain);
+  [evmAddress, otherEvmAddress, solanaAddress] = chain.addresses as [Address, string, string];
+  privateKeyAddress = await chain.createPrivateKey();
 }, 60_000);
 
 afterAll(async () => {
-  expect(server?.errors ?? []).toEqual([]);
-  await server?.close();
-  await engine?.close();
+  expect(chain?.server.errors ?? []).toEqual([]);
+  await chain?.close();
   await receiver?.close();
   await anvil?.stop();
   await devnet?.close();

@@ -13,30 +13,14 @@ import { p256 } from "@noble/curves/nist.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import { Turnkey } from "@turnkey/sdk-server";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ETHEREUM_ACCOUNT } from "../../src/testing/index.js";
+import { CHROMIUM, launchChromium } from "../support/browser.js";
 import { type DevCredentials, type DevServer, startDevServer } from "../support/dev-server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** A wallet name that would run script if the console inserted it as markup. */
 const HOSTILE_NAME = `<img src=x onerror="document.title='pwned'">`;
-
-const ACCOUNT = {
-  curve: "CURVE_SECP256K1",
-  pathFormat: "PATH_FORMAT_BIP32",
-  path: "m/44'/60'/0'/0/0",
-  addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-} as const;
 
 let server: DevServer;
 let receiver: Server;
@@ -82,7 +66,7 @@ beforeAll(async () => {
     url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
     subscriptions: [{ eventType: "ACTIVITY_UPDATES" }],
   });
-  await root.createWallet({ walletName: HOSTILE_NAME, accounts: [ACCOUNT] });
+  await root.createWallet({ walletName: HOSTILE_NAME, accounts: [ETHEREUM_ACCOUNT] });
   const bobSecret = p256.utils.randomSecretKey();
   const bobPublicKey = bytesToHex(p256.getPublicKey(bobSecret, true));
   const { userIds } = await root.createUsers({
@@ -110,14 +94,14 @@ beforeAll(async () => {
   }));
   const pending = await client(bobPublicKey, bytesToHex(bobSecret)).createWallet({
     walletName: "bob's wallet",
-    accounts: [ACCOUNT],
+    accounts: [ETHEREUM_ACCOUNT],
   });
   expect(pending.activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
   expect(userIds).toHaveLength(1);
   bobKey = { apiPublicKey: bobPublicKey, apiPrivateKey: bytesToHex(bobSecret) };
   pendingActivityId = pending.activity.id;
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

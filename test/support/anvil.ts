@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { privateKeyToAccount } from "viem/accounts";
 
 export interface RunningAnvil {
   rpcUrl: string;
@@ -15,6 +16,21 @@ export interface RunningAnvil {
   stop: () => Promise<void>;
   /** Ends anvil at once by SIGKILL, as a crash ends it (no clean shutdown); resolves once it has exited. */
   crash: () => Promise<void>;
+}
+
+/** Anvil's first funded account (its well-known development key). */
+export const ANVIL_FUNDER = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+
+/** Calls `method` on the node at `rpcUrl`; a JSON-RPC error throws, naming the method. */
+export async function anvilRpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
 }
 
 const ANVIL_BINARY = createRequire(import.meta.url).resolve("@foundry-rs/anvil-linux-amd64/bin/anvil");

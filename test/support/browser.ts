@@ -16,6 +16,7 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 import type { App, AppConfig } from "../browser/app/main.js";
 import { type DevServer, memoryRootCredentials, startDevServer } from "./dev-server.js";
 
+/** Debian's Chromium, which the browser tests drive. */
 export const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
   "--headless",
@@ -29,6 +30,11 @@ const CHROMIUM_ARGS = [
   // The page is served on 127.0.0.1 only; "localhost" must not be tried on ::1 first.
   "--host-resolver-rules=MAP localhost 127.0.0.1",
 ];
+
+/** Launches Debian's Chromium headless, as every browser test drives it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
 
 const APP_DIR = fileURLToPath(new URL("../browser/app/", import.meta.url));
 const APP_SOURCES = ["main.ts", "index.html"];
@@ -183,10 +189,7 @@ export async function startBrowserBench(options: BrowserBenchOptions = {}): Prom
     ...(options.oidc ? ["--oidc-issuer", `${options.oidc.issuer}=${options.oidc.jwksUri}`] : []),
   ]);
   // Chromium starts while the server does; whichever started is stopped when the other fails.
-  const [ready, launched] = await Promise.allSettled([
-    server.ready,
-    chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }),
-  ]);
+  const [ready, launched] = await Promise.allSettled([server.ready, launchChromium()]);
   if (ready.status === "rejected" || launched.status === "rejected") {
     if (launched.status === "fulfilled") await launched.value.close();
     await server.stop();

@@ -6,6 +6,7 @@
  * through viem, never through custodian.
  */
 import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, pad, toHex } from "viem";
+import { anvilRpc } from "./anvil.js";
 
 type Op = string | { push: bigint | string; size?: number } | { label: string } | { jumpTo: string };
 
@@ -183,29 +184,21 @@ export interface TestToken {
   balanceOf(holder: Address): Promise<bigint>;
 }
 
-async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
-}
-
 /** Installs the token at `address` on the anvil at `rpcUrl`. */
 export async function installTestToken(
   rpcUrl: string,
   address: Address,
   metadata: { symbol: string; name: string; decimals: number },
 ): Promise<TestToken> {
-  await rpc(rpcUrl, "anvil_setCode", [address, erc20RuntimeCode(metadata.symbol, metadata.name, metadata.decimals)]);
+  await anvilRpc(rpcUrl, "anvil_setCode", [
+    address,
+    erc20RuntimeCode(metadata.symbol, metadata.name, metadata.decimals),
+  ]);
   const client = createPublicClient({ transport: http(rpcUrl) });
   return {
     address,
     async mint(holder, amount) {
-      await rpc(rpcUrl, "anvil_setStorageAt", [address, pad(holder), pad(toHex(amount))]);
+      await anvilRpc(rpcUrl, "anvil_setStorageAt", [address, pad(holder), pad(toHex(amount))]);
     },
     balanceOf: (holder) => client.readContract({ address, abi: erc20Abi, functionName: "balanceOf", args: [holder] }),
   };
