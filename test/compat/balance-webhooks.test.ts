@@ -42,6 +42,14 @@ async function callsOf(method: string, count: number): Promise<void> {
   while (calls.filter((call) => call === method).length < count) await new Promise((r) => setTimeout(r, 5));
 }
 
+/** Resolves once `ms` milliseconds have passed without a new call to the chain. */
+async function quietFor(ms: number): Promise<void> {
+  for (let seen = -1; seen !== calls.length; ) {
+    seen = calls.length;
+    await new Promise((r) => setTimeout(r, ms));
+  }
+}
+
 /** The balance deliveries received so far of `type`. */
 function received(type: string): ReceivedRequest[] {
   return receiver.received.filter((request) => request.json.type === type);
@@ -213,10 +221,11 @@ describe("balance webhooks on anvil", () => {
     const { webhookEndpoints } = await sdk.listWebhookEndpoints({});
     const balances = webhookEndpoints.find((endpoint) => endpoint.name === "Balances");
     await sdk.deleteWebhookEndpoint({ endpointId: balances?.endpointId as string });
-    // A round in flight when the endpoint went may still finish; after the next few, nothing more is called.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A round in flight when the endpoint went may still finish, however long a loaded machine makes it take:
+    // wait until ten poll intervals pass without a call, then no call may come in twenty more.
+    await quietFor(200);
     const before = calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     expect(calls.length).toBe(before);
   });
 });
