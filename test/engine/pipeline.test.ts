@@ -264,7 +264,7 @@ describe("the submit pipeline", () => {
         users: [{ userName: "member", apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
       },
     });
-    const memberId = (activity.result?.createUsersResult as { userIds: string[] }).userIds[0] as string;
+    const memberId = (activity.result!.createUsersResult as { userIds: string[] }).userIds[0] as string;
     const member = engine.as({ userId: memberId, organizationId });
     // No policy lets the member act: the activity is denied and recorded, after the engine has read the user.
     await expectCustodyError(
