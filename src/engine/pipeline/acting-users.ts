@@ -11,6 +11,7 @@ import { CustodyError } from "../../common/errors.js";
 /** Users remembered at most; past it the oldest learned is forgotten. */
 const REMEMBERED = 100_000;
 
+/** User id → organization id, for the users this engine has read (bounded; see the module comment). */
 export class ActingUsers {
   /** User id → the id of its organization. */
   private readonly organizations = new Map<string, string>();
