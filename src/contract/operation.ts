@@ -178,6 +178,17 @@ export interface ActivityOperation<
     version: V[number],
   ): Promise<PolicyTargets>;
   /**
+   * Asks for what the handler will read first (a lookup of the name it must find free), on a store that answers
+   * reads fired together in one round trip (`Store.readsAhead`): the pipeline fires it with the activity's first
+   * reads, and the handler then finds the answer in its transaction's memory. A guess that misses costs nothing
+   * but the read. `organizationId` is the organization the request names.
+   */
+  readsAhead?(
+    data: DataReader,
+    parameters: v.InferOutput<V[number]["parameters"]>,
+    organizationId: string,
+  ): Promise<unknown>;
+  /**
    * Returns the result member's value; throws a `CustodyError` to fail the activity. Every row declared
    * with `defineActivity` has one; only vote rows (`defineVote`) do not. (Method syntax on
    * purpose: it keeps rows with specific parameter types assignable to the generic `Operation`.)

@@ -31,6 +31,7 @@ import { MemoryStore } from "../storage/memory.js";
 import type { Store } from "../storage/store.js";
 import type { WebhookDeliverySettings } from "../webhooks/retry.js";
 import { Webhooks } from "../webhooks/service.js";
+import { ActingUsers } from "./pipeline/acting-users.js";
 import { KeyedLock } from "./pipeline/keyed-lock.js";
 import type { PipelineCore } from "./pipeline/submission.js";
 import { OrganizationTrees } from "./pipeline/trees.js";
@@ -220,6 +221,8 @@ export class EngineCore implements PipelineCore {
   readonly services: EngineServices;
   readonly fingerprints = new KeyedLock();
   readonly trees = new OrganizationTrees();
+  /** The organizations of users in-process callers act as (see `acting-users.ts`). */
+  readonly actingUsers = new ActingUsers();
   /** Settles broadcast transactions as their chains include or fail them. */
   readonly sendTracker: SendStatusTracker;
   /** Reports balance changes of subscribed organizations' wallet addresses. */

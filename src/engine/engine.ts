@@ -25,6 +25,7 @@ import type { WebhookJwks } from "../webhooks/signer.js";
 import { type CustodyEngineOptions, EngineCore } from "./core.js";
 import type { OperationMethods } from "./methods/generated/operation-methods.js";
 import type { ActivityInput, TableMethods } from "./methods/method-types.js";
+import { unknownUser } from "./pipeline/acting-users.js";
 import { type ActivityExplanation, explainActivity } from "./pipeline/explain.js";
 import { runQuery } from "./pipeline/query.js";
 import { submitActivity } from "./pipeline/submit.js";
@@ -362,24 +363,44 @@ export class CustodyEngine {
     return principal;
   }
 
-  async #principalOf(core: EngineCore, input: PrincipalInput | undefined): Promise<Principal> {
+  /**
+   * The principal `engine.as(input)` names. For an activity (`checkedInTransaction`), whose transaction reads the
+   * user anyway and refuses one that is gone, a user whose organization this engine knows is not read here.
+   */
+  async #principalOf(
+    core: EngineCore,
+    input: PrincipalInput | undefined,
+    checkedInTransaction: boolean,
+  ): Promise<Principal> {
     if (!input) {
       throw new CustodyError("UNAUTHENTICATED", "no principal: call engine.as({ userId }) and use the returned view", {
         reason: "MISSING_PRINCIPAL",
       });
     }
-    const user = await core.store.read(async (reader) => reader.get("users", input.userId));
-    if (!user || (input.organizationId !== undefined && user.organizationId !== input.organizationId)) {
-      throw new CustodyError("UNAUTHENTICATED", `unknown user ${input.userId}`, { reason: "USER_NOT_FOUND" });
+    let organizationId = checkedInTransaction ? core.actingUsers.organizationOf(input.userId) : undefined;
+    if (organizationId === undefined) {
+      const user = await core.store.read(async (reader) => reader.get("users", input.userId));
+      organizationId = user?.organizationId as string | undefined;
+      if (organizationId !== undefined) core.actingUsers.learn(input.userId, organizationId);
     }
-    return { userId: input.userId, organizationId: user.organizationId as string, credential: inProcessCredential() };
+    if (
+      organizationId === undefined ||
+      (input.organizationId !== undefined && organizationId !== input.organizationId)
+    ) {
+      throw unknownUser(input.userId);
+    }
+    return { userId: input.userId, organizationId, credential: inProcessCredential() };
   }
 
   async #callInProcess(operation: Operation, input: unknown): Promise<unknown> {
     const core = this.#core;
     await core.ready();
     const principalInput = this.#principal;
-    const principal = await this.#principalOf(core, principalInput);
+    const principal = await this.#principalOf(
+      core,
+      principalInput,
+      operation.kind === "activity" && operation.vote === undefined,
+    );
     if (operation.kind === "query") return runQuery(core, operation, input, principal);
     if (input === null || typeof input !== "object") throw invalidArgument("the request body must be an object");
     const given = input as Partial<ActivityInput<unknown>>;

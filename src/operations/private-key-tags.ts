@@ -53,6 +53,8 @@ export const createPrivateKeyTag = defineActivity({
     },
   ],
   policy: { resource: "PRIVATE_KEY", action: "CREATE" },
+  readsAhead: (data, params, organizationId) =>
+    data.lookup("tagByName", INDEX.tagByName(organizationId, "TAG_TYPE_PRIVATE_KEY", params.privateKeyTagName)),
   async handler(context, params) {
     const { data, organization } = context;
     await assertUniqueTagName(data, organization.id, params.privateKeyTagName, "parameters.privateKeyTagName");

@@ -82,6 +82,11 @@ export const createUserTag = defineActivity({
     },
   ],
   policy: { resource: "USER", action: "CREATE" },
+  readsAhead: (data, params, organizationId) =>
+    Promise.all([
+      data.listAll("tags", organizationId),
+      data.lookup("tagByName", INDEX.tagByName(organizationId, "TAG_TYPE_USER", params.userTagName)),
+    ]),
   async handler(context, params) {
     const { data, organization } = context;
     const limit = organization.parentOrganizationId === null ? MAX_TAGS.organization : MAX_TAGS.subOrganization;

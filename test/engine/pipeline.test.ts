@@ -255,6 +255,37 @@ describe("the submit pipeline", () => {
     await expectCustodyError(engine.getWhoami({ organizationId }), "UNAUTHENTICATED");
     await expectCustodyError(engine.as({ userId: "nobody" }).getWhoami({ organizationId }), "UNAUTHENTICATED");
   });
+
+  it("refuses an in-process user deleted after it acted, on the same view, and records nothing", async () => {
+    const { root, organizationId, engine } = await engineWithOrganization();
+    const { activity } = await root.createUsers({
+      organizationId,
+      parameters: {
+        users: [{ userName: "member", apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }],
+      },
+    });
+    const memberId = (activity.result!.createUsersResult as { userIds: string[] }).userIds[0] as string;
+    const member = engine.as({ userId: memberId, organizationId });
+    // No policy lets the member act: the activity is denied and recorded, after the engine has read the user.
+    await expectCustodyError(
+      member.createPrivateKeyTag({ organizationId, parameters: { privateKeyTagName: "first", privateKeyIds: [] } }),
+      "PERMISSION_DENIED",
+    );
+    await root.deleteUsers({ organizationId, parameters: { userIds: [memberId] } });
+    const before = (await root.getActivities({ organizationId })).activities.length;
+    await expectCustodyError(
+      member.createPrivateKeyTag({ organizationId, parameters: { privateKeyTagName: "second", privateKeyIds: [] } }),
+      "UNAUTHENTICATED",
+    );
+    await expectCustodyError(
+      engine
+        .as({ userId: memberId, organizationId: "00000000-0000-4000-8000-000000000000" })
+        .createPrivateKeyTag({ organizationId, parameters: { privateKeyTagName: "third", privateKeyIds: [] } }),
+      "UNAUTHENTICATED",
+    );
+    expect((await root.getActivities({ organizationId })).activities).toHaveLength(before);
+    expect((await root.listPrivateKeyTags({ organizationId })).privateKeyTags).toEqual([]);
+  });
 });
 
 describe("organization scope", () => {

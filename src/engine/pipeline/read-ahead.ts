@@ -3,7 +3,7 @@
  * answers reads fired together in one round trip and remembers them (`Store.readsAhead`, PostgresStore): the
  * governing organization's policies (the decision), the submitter's MFA policies (the MFA check) and
  * credentials (the submitter's vote as rendered in the answer), and the organization's webhook endpoints (the
- * outbox). Each is then answered from the transaction's memory, and the activity's writes go with its COMMIT
+ * outbox), and what the operation's handler says it reads first (`ActivityOperation.readsAhead`). Each is then answered from the transaction's memory, and the activity's writes go with its COMMIT
  * instead of with a later read. On other stores nothing is asked ahead: each read is as cheap where it is made.
  *
  * @module
@@ -13,8 +13,9 @@ import type { AcceptedSubmission } from "./submission.js";
 
 /** Asks for what `submission`'s transaction will likely read; resolves when all are in. */
 export async function readAhead(data: DataReader, submission: AcceptedSubmission): Promise<void> {
-  const { principal, organizationId } = submission;
+  const { principal, organizationId, operation, parameters } = submission;
   await Promise.all([
+    operation.readsAhead?.(data, parameters, organizationId),
     data.listAll("policies", principal.organizationId),
     data.listAll("mfaPolicies", principal.userId),
     data.listAll("apiKeys", principal.userId),

@@ -23,6 +23,7 @@ import { renderActivity } from "../../model/render.js";
 import type { ActivityResponse } from "../../model/wire-types.js";
 import { isStoreUnavailable, type TransactionOptions } from "../../storage/store.js";
 import { decideActivity, denialError, evaluationRecord } from "../decisions/decision.js";
+import { unknownUser } from "./acting-users.js";
 import {
   asCustodyError,
   assertMayReplay,
@@ -221,13 +222,15 @@ async function runActivity(core: PipelineCore, submission: AcceptedSubmission): 
       const data = new DataWriter(tx);
       // Asked together, so that a store may answer them in one round trip; the checks below then find them
       // remembered (PostgresStore) or read them again cheaply, in their order.
-      const [existingId] = await Promise.all([
+      const [existingId, , , user] = await Promise.all([
         data.lookup("activityByFingerprint", fingerprint),
         data.get("organizations", submission.organizationId),
         data.get("organizations", principal.organizationId),
         data.get("users", principal.userId),
         core.store.readsAhead ? readAhead(data, submission) : undefined,
       ]);
+      // An in-process principal may have been named without a read (`acting-users.ts`): its user is checked here.
+      if (user === undefined && principal.credential.kind === "inProcess") throw unknownUser(principal.userId);
       if (existingId !== undefined) return { response: await replay(data, existingId, principal, now) };
       const named = await data.require("organizations", submission.organizationId, "organization", "organizationId");
       const principalOrganization =

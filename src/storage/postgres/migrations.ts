@@ -61,7 +61,96 @@ const MIGRATIONS: readonly Migration[] = [
        $$`,
     ],
   },
+  {
+    // A transaction's reads and puts as calls of PL/pgSQL functions, whose statements each session plans once
+    // and keeps: the same reads and puts sent as SQL text were planned again on every call, which cost the
+    // server several times what running them did. See `transaction.ts`.
+    version: 4,
+    statements: (s) => [readManyFunction(s), putRecordFunction(s)],
+  },
 ];
+
+/**
+ * `read_many(kinds, a, b, afters, befores, limits)`: reads in order, each a row set tagged with its place
+ * (`read`, from 0) and its rows' order (`ord`). A read is `get` (collection `a`, id `b`), `lookup` (index `a`, key
+ * `b`: the holder's id in `held_by`), or `list` or `list desc` (collection `a`, scope `b`, ids above `afters` and
+ * below `befores` when given, at most `limits` when given, by id). Every argument is text, so that a read is
+ * written into a query the same way whether it is sent with values or inline. No id holds U+0000, so `id >
+ * after` is `id >= after || U+0001`, which with no cursor is every id: a bound a cached plan scans the index by.
+ * The upper bound has statements of its own for the same reason.
+ */
+function readManyFunction(s: string): string {
+  const list = (order: "ASC" | "DESC", before: boolean) =>
+    `RETURN QUERY SELECT i - 1, r.body, NULL::text, row_number() OVER (ORDER BY r.id ${order})
+            FROM ${s}.records AS r
+            WHERE r.collection = a[i] AND r.scope = b[i] AND r.id >= COALESCE(afters[i] || E'\\001', '')
+              ${before ? "AND r.id < befores[i]" : ""}
+            ORDER BY r.id ${order} LIMIT limits[i]::integer;`;
+  return `CREATE FUNCTION ${s}.read_many(kinds text[], a text[], b text[], afters text[], befores text[],
+      limits text[])
+    RETURNS TABLE (read integer, body text, held_by text, ord bigint) LANGUAGE plpgsql STABLE AS $$
+    BEGIN
+      FOR i IN 1 .. COALESCE(cardinality(kinds), 0) LOOP
+        IF kinds[i] = 'get' THEN
+          RETURN QUERY SELECT i - 1, r.body, NULL::text, 1::bigint FROM ${s}.records AS r
+            WHERE r.collection = a[i] AND r.id = b[i];
+        ELSIF kinds[i] = 'lookup' THEN
+          RETURN QUERY SELECT i - 1, NULL::text, u.id, 1::bigint FROM ${s}.unique_keys AS u
+            WHERE u.index_name = a[i] AND u.key = b[i];
+        ELSIF kinds[i] = 'list desc' THEN
+          IF befores[i] IS NULL THEN ${list("DESC", false)} ELSE ${list("DESC", true)} END IF;
+        ELSE
+          IF befores[i] IS NULL THEN ${list("ASC", false)} ELSE ${list("ASC", true)} END IF;
+        END IF;
+      END LOOP;
+    END $$`;
+}
+
+/**
+ * `put_record(collection, id, scope, body, index_names, keys, deferred)`: checks the keys, writes the record
+ * unless a key is held by another id or a record with this id sits in another scope, drops the keys a replaced
+ * record no longer declares, and writes its own. A key held by a record with this id in another collection
+ * passes to this one, as in the other stores. Answers `replaced` (whether a record stood there; null when
+ * nothing was written) and `held` (the keys held by others, JSON `[index, key, id]` triples), or, for a deferred
+ * put, fails the statement with {@link DEFERRED_WRITE_REFUSED} instead of writing nothing. Whether a record
+ * stood there comes from the insert itself (`xmax` is 0 on a row it inserted), not from a read: a read of a new
+ * id would lock the end of the index where every writer inserts its own new ids.
+ */
+function putRecordFunction(s: string): string {
+  return `CREATE FUNCTION ${s}.put_record(p_collection text, p_id text, p_scope text, p_body text,
+      p_index_names text[], p_keys text[], p_deferred boolean, OUT replaced boolean, OUT held text)
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      IF cardinality(p_keys) > 0 THEN
+        SELECT json_agg(json_build_array(u.index_name, u.key, u.id))::text INTO held
+          FROM ${s}.unique_keys AS u JOIN unnest(p_index_names, p_keys) AS w(index_name, key)
+            ON u.index_name = w.index_name AND u.key = w.key
+          WHERE u.id <> p_id;
+        IF held IS NOT NULL THEN
+          IF p_deferred THEN PERFORM ${s}.refuse_write(); END IF;
+          RETURN;
+        END IF;
+      END IF;
+      INSERT INTO ${s}.records AS r (collection, id, scope, body) VALUES (p_collection, p_id, p_scope, p_body)
+        ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
+        WHERE r.scope = EXCLUDED.scope
+        RETURNING r.xmax <> 0 INTO replaced;
+      IF NOT FOUND THEN
+        IF p_deferred THEN PERFORM ${s}.refuse_write(); END IF;
+        RETURN;
+      END IF;
+      IF replaced THEN
+        DELETE FROM ${s}.unique_keys AS u WHERE u.collection = p_collection AND u.id = p_id
+          AND NOT EXISTS (SELECT 1 FROM unnest(p_index_names, p_keys) AS w(index_name, key)
+                          WHERE w.index_name = u.index_name AND w.key = u.key);
+      END IF;
+      IF cardinality(p_keys) > 0 THEN
+        INSERT INTO ${s}.unique_keys AS u (index_name, key, collection, id)
+          SELECT w.index_name, w.key, p_collection, p_id FROM unnest(p_index_names, p_keys) AS w(index_name, key)
+          ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id;
+      END IF;
+    END $$`;
+}
 
 /** The newest schema version this code knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

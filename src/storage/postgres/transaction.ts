@@ -4,7 +4,6 @@
  * @module
  */
 
-import pg from "pg";
 import { CustodyError } from "../../common/errors.js";
 import { assertStorable, holdsNul } from "../storable.js";
 import {
@@ -162,18 +161,19 @@ export class PgTransaction implements StoreTransaction {
   }
 
   /**
-   * Runs a read (a SELECT yielding {@link ReadRow}s) with the other reads asked for before the session is free:
-   * several reads fired at once (a `Promise.all`) cost one round trip. Each keeps its own rows and order.
+   * Runs a read with the other reads asked for before the session is free: several reads fired at once (a
+   * `Promise.all`) cost one round trip, one call of `read_many` (see `migrations.ts`). Each keeps its own rows
+   * and order.
    */
-  private read(text: string, values: unknown[]): Promise<ReadRow[]> {
+  private read(read: Read): Promise<ReadRow[]> {
     this.assertOpen();
     return new Promise((resolve, reject) => {
-      const read: PendingRead = { text, values, resolve, reject };
+      const pending: PendingRead = { read, resolve, reject };
       if (this.batch !== undefined) {
-        this.batch.push(read);
+        this.batch.push(pending);
         return;
       }
-      const batch = [read];
+      const batch = [pending];
       this.batch = batch;
       // The puts asked for before this read go with it; those asked for after it go with a later statement.
       const writes = this.takeUnsent();
@@ -190,24 +190,21 @@ export class PgTransaction implements StoreTransaction {
   }
 
   private async runBatch(batch: readonly PendingRead[], writes: readonly string[]): Promise<void> {
-    if (batch.length === 1) {
-      const [only] = batch as [PendingRead];
-      only.resolve((await this.send(only.text, only.values, writes)) as unknown as ReadRow[]);
-      return;
+    const columns: (string | null)[][] = [[], [], [], [], [], []];
+    for (const { read } of batch) {
+      read.forEach((value, n) => {
+        (columns[n] as (string | null)[]).push(value);
+      });
     }
-    // One UNION ALL of the reads, each tagged with its place in the batch, its placeholders renumbered.
-    const values: unknown[] = [];
-    const parts = batch.map((read, n) => {
-      const offset = values.length;
-      values.push(...read.values);
-      const text = read.text.replace(/\$([0-9]+)/g, (_, i: string) => `$${Number(i) + offset}`);
-      return `SELECT ${n} AS read, r.* FROM (${text}) AS r`;
-    });
-    const rows = await this.send(parts.join(" UNION ALL "), values, writes);
+    const rows = await this.send(
+      `SELECT read, body, held_by, ord FROM ${this.schema}.read_many($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      columns,
+      writes,
+    );
     const answers = batch.map((): ReadRow[] => []);
     for (const row of rows) answers[row.read as number]?.push(row as unknown as ReadRow);
-    batch.forEach((read, n) => {
-      read.resolve((answers[n] as ReadRow[]).sort((a, b) => Number(a.ord) - Number(b.ord)));
+    batch.forEach((pending, n) => {
+      pending.resolve((answers[n] as ReadRow[]).sort((a, b) => Number(a.ord) - Number(b.ord)));
     });
   }
 
@@ -229,10 +226,7 @@ export class PgTransaction implements StoreTransaction {
     this.assertOpen();
     if (holdsNul(id)) return undefined;
     return remembered(this.records, pairKey(collection, id), async () => {
-      const rows = await this.read(
-        `SELECT body, NULL::text AS held_by, 1 AS ord FROM ${this.schema}.records WHERE collection = $1 AND id = $2`,
-        [collection, id],
-      );
+      const rows = await this.read(["get", collection, id, null, null, null]);
       return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
     });
   }
@@ -241,10 +235,7 @@ export class PgTransaction implements StoreTransaction {
     this.assertOpen();
     if (holdsNul(key)) return undefined;
     return remembered(this.keys, pairKey(index, key), async () => {
-      const rows = await this.read(
-        `SELECT NULL::text AS body, id AS held_by, 1 AS ord FROM ${this.schema}.unique_keys WHERE index_name = $1 AND key = $2`,
-        [index, key],
-      );
+      const rows = await this.read(["lookup", index, key, null, null, null]);
       return rows[0]?.held_by ?? undefined;
     });
   }
@@ -252,35 +243,24 @@ export class PgTransaction implements StoreTransaction {
   async list(collection: string, scope: string, options: ListOptions = {}): Promise<StoredRecord[]> {
     this.assertOpen();
     if ((options.limit !== undefined && options.limit <= 0) || holdsNul(scope)) return [];
-    const values: unknown[] = [collection, scope];
-    let where = "collection = $1 AND scope = $2";
-    if (options.after !== undefined) {
-      values.push(nulFree(options.after));
-      where += ` AND id > $${values.length}`;
-    }
+    const after = options.after === undefined ? null : nulFree(options.after);
+    let before: string | null = null;
     if (options.before !== undefined) {
-      const before = nulFree(options.before);
-      values.push(before);
-      // Cut at a NUL, `before` itself sorts before the cursor: the bound becomes inclusive.
-      where += ` AND id ${before === options.before ? "<" : "<="} $${values.length}`;
+      before = nulFree(options.before);
+      // Cut at a NUL, `before` itself sorts before the cursor: the bound becomes inclusive, which (no id holding
+      // NUL) is below `before` followed by U+0001.
+      if (before !== options.before) before += "\u0001";
     }
-    let tail = "";
-    if (options.limit !== undefined && Number.isFinite(options.limit)) {
-      values.push(Math.floor(options.limit));
-      tail = ` LIMIT $${values.length}`;
-    }
-    const order = options.order === "desc" ? "DESC" : "ASC";
+    const limit =
+      options.limit !== undefined && Number.isFinite(options.limit) ? String(Math.floor(options.limit)) : null;
+    const read: Read = [options.order === "desc" ? "list desc" : "list", collection, scope, after, before, limit];
     let listings = this.lists.get(collection);
     if (listings === undefined) {
       listings = new Map();
       this.lists.set(collection, listings);
     }
-    const listing = await remembered(listings, JSON.stringify([where, order, tail, ...values]), async () => {
-      const rows = await this.read(
-        `SELECT body, NULL::text AS held_by, row_number() OVER (ORDER BY id ${order}) AS ord
-         FROM ${this.schema}.records WHERE ${where} ORDER BY id ${order}${tail}`,
-        values,
-      );
+    const listing = await remembered(listings, JSON.stringify(read), async () => {
+      const rows = await this.read(read);
       return rows.map((row) => decodeRecord(row.body as string));
     });
     // A copy: the caller may sort or trim the array it gets (the records themselves are frozen).
@@ -295,15 +275,10 @@ export class PgTransaction implements StoreTransaction {
       throw scopeMove(collection, record.id, deletedScope, placement.scope);
     }
     const keys = Object.entries(placement.keys ?? {});
-    // One statement checks the keys, writes the record unless a key is held or a record with this id sits in
-    // another scope, and then its keys, so a refused put leaves the transaction as it was. Keys a replaced record
-    // held and no longer declares are dropped (put and delete keep the two tables together). A key held by a
-    // record with this id in another collection passes to this one, as in the other stores (entries name ids).
-    // Whether a record stood there comes from the insert itself (`xmax` is 0 on a row it inserted), not from a
-    // read: a read of a new id would lock the end of the index where every writer inserts its own new ids, and
-    // concurrent writers of other partitions would conflict there.
+    // One call of `put_record` (see `migrations.ts`) checks the keys, writes the record unless a key is held or
+    // a record with this id sits in another scope, and then its keys, so a refused put leaves the transaction as
+    // it was.
     const body = encodeRecord(record);
-    const s = this.schema;
     const values = [
       collection,
       record.id,
@@ -316,7 +291,7 @@ export class PgTransaction implements StoreTransaction {
     if (this.defersWrites) {
       // Sent with the transaction's next statement. A held key or a move to another scope fails that statement
       // (`refuse_write`), and the store runs the work again with puts sent at once, which throw here.
-      this.unsent.push(inline(`${putStatement(s)} SELECT ${s}.refuse_write() FROM refused`, values));
+      this.unsent.push(inline(`SELECT ${this.schema}.put_record(${PUT_ARGUMENTS}, true)`, values));
       this.batch = undefined;
       // Whether the put replaces a record, whose keys it no longer declares are dropped, is known only to the
       // server: keys are read again on demand.
@@ -325,22 +300,21 @@ export class PgTransaction implements StoreTransaction {
       return;
     }
     const rows = await this.query(
-      `${putStatement(s)}
-       SELECT (SELECT replaced FROM written) AS replaced,
-              (SELECT json_agg(json_build_array(index_name, key, id)) FROM held) AS held`,
+      `SELECT replaced, held FROM ${this.schema}.put_record(${PUT_ARGUMENTS}, false)`,
       values,
     );
-    const answer = rows[0] as { replaced: boolean | null; held: [string, string, string][] | null };
+    const answer = rows[0] as { replaced: boolean | null; held: string | null };
     if (answer.held !== null) {
+      const held = JSON.parse(answer.held) as [string, string, string][];
       // Reported for the first key in the order given, as the other stores check them.
-      const [index, key] = keys.find(([i, k]) => answer.held?.some(([hi, hk]) => hi === i && hk === k)) ?? [];
-      const holder = answer.held.find(([hi, hk]) => hi === index && hk === key) ?? answer.held[0];
+      const [index, key] = keys.find(([i, k]) => held.some(([hi, hk]) => hi === i && hk === k)) ?? [];
+      const holder = held.find(([hi, hk]) => hi === index && hk === key) ?? held[0];
       const [heldIndex, heldKey, heldBy] = holder as [string, string, string];
       throw new UniqueKeyViolation(heldIndex, heldKey, heldBy);
     }
     if (answer.replaced === null) {
       // Nothing written and no key held: the record stands in another scope (rare, so read only now).
-      const prior = await this.query(`SELECT scope FROM ${s}.records WHERE collection = $1 AND id = $2`, [
+      const prior = await this.query(`SELECT scope FROM ${this.schema}.records WHERE collection = $1 AND id = $2`, [
         collection,
         record.id,
       ]);
@@ -396,42 +370,21 @@ interface ReadRow {
   ord: number | string;
 }
 
+/**
+ * One read as `read_many` takes it (see `migrations.ts`): its kind (`get`, `lookup`, `list`, `list desc`), the
+ * collection or index, the id, key or scope, and for a listing its cursors and limit (null when not given).
+ */
+type Read = [kind: string, a: string, b: string, after: string | null, before: string | null, limit: string | null];
+
 /** A read waiting for its batch to be sent. */
 interface PendingRead {
-  text: string;
-  values: unknown[];
+  read: Read;
   resolve: (rows: ReadRow[]) => void;
   reject: (error: unknown) => void;
 }
 
-/**
- * The common part of a put (see `PgTransaction.put`): the CTEs that check the keys (`held`), write the record
- * (`written`, one row saying whether it replaced one; none when a key is held or the record sits in another
- * scope), drop the keys a replaced record no longer declares and write its own, and `refused`, one row when the
- * put wrote nothing. Values: collection, id, scope, body, key index names, keys.
- */
-function putStatement(s: string): string {
-  return `WITH wanted AS (SELECT * FROM unnest($5::text[], $6::text[]) AS w(index_name, key)),
-       held AS (SELECT u.index_name, u.key, u.id FROM ${s}.unique_keys AS u
-                JOIN wanted AS w ON u.index_name = w.index_name AND u.key = w.key WHERE u.id <> $2),
-       written AS (
-         INSERT INTO ${s}.records (collection, id, scope, body)
-         SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM held)
-         ON CONFLICT (collection, id) DO UPDATE SET body = EXCLUDED.body, lease_owner = NULL, lease_until = NULL
-         WHERE records.scope = EXCLUDED.scope
-         RETURNING xmax <> 0 AS replaced
-       ),
-       dropped AS (
-         DELETE FROM ${s}.unique_keys AS u WHERE (SELECT replaced FROM written) AND u.collection = $1 AND u.id = $2
-         AND NOT EXISTS (SELECT 1 FROM wanted AS w WHERE w.index_name = u.index_name AND w.key = u.key)
-       ),
-       keyed AS (
-         INSERT INTO ${s}.unique_keys (index_name, key, collection, id)
-         SELECT index_name, key, $1, $2 FROM wanted WHERE EXISTS (SELECT 1 FROM written)
-         ON CONFLICT (index_name, key) DO UPDATE SET collection = EXCLUDED.collection, id = EXCLUDED.id
-       ),
-       refused AS (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM written))`;
-}
+/** The arguments of `put_record` before `deferred`: collection, id, scope, body, key index names, keys. */
+const PUT_ARGUMENTS = "$1, $2, $3, $4, $5::text[], $6::text[]";
 
 /** `text` with its placeholders replaced by their values written as SQL (for a query of several statements). */
 function inline(text: string, values: readonly unknown[]): string {
@@ -439,12 +392,26 @@ function inline(text: string, values: readonly unknown[]): string {
 }
 
 /**
- * A value as SQL: a whole number as it is, a string quoted by pg (which minds backslashes), an array of strings
- * as a text array.
+ * A string as an SQL literal, as `pg.escapeLiteral` writes it (quotes doubled; with a backslash, an `E''` literal
+ * with backslashes doubled, which reads the same whatever `standard_conforming_strings` says), by whole-string
+ * replacements: pg's loop adds one character at a time, about ten times as long for a record's body.
+ */
+function quoted(text: string): string {
+  const inner = text.replace(QUOTE, "''");
+  return text.includes("\\") ? ` E'${inner.replace(BACKSLASH, "\\\\")}'` : `'${inner}'`;
+}
+
+const QUOTE = /'/g;
+const BACKSLASH = /\\/g;
+
+/**
+ * A value as SQL: null, a whole number as it is, a string quoted by pg (which minds backslashes), an array of
+ * strings and nulls as a text array.
  */
 function literal(value: unknown): string {
+  if (value === null) return "NULL";
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === "string") return pg.escapeLiteral(value);
+  if (typeof value === "string") return quoted(value);
   if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
   throw new TypeError(`PostgresStore: cannot write ${typeof value} into a statement`);
 }
