@@ -3,8 +3,9 @@
  * answers reads fired together in one round trip and remembers them (`Store.readsAhead`, PostgresStore): the
  * version of the governing organization's policies, and the policies themselves unless compiled before (the
  * decision), the submitter's MFA policies (the MFA check) and credentials (the submitter's vote as rendered in the
- * answer), and the organization's webhook endpoints (the outbox). Each is then answered from the transaction's memory, and the activity's writes go with its COMMIT
- * instead of with a later read. On other stores nothing is asked ahead: each read is as cheap where it is made.
+ * answer), and the organization's webhook endpoints (the outbox). Each is then answered from the transaction's
+ * memory, and the activity's writes go with its COMMIT instead of with a later read. On other stores nothing is
+ * asked ahead: each read is as cheap where it is made.
  *
  * @module
  */
