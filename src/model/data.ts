@@ -5,10 +5,11 @@
  * @module
  */
 
+import { randomUUID } from "node:crypto";
 import { CustodyError, notFound } from "../common/errors.js";
 import { normalizeAddressForLookup } from "../crypto/addresses/index.js";
 import type { ListOptions, Placement, StoredRecord, StoreReader, StoreTransaction } from "../storage/store.js";
-import { type CollectionName, type Collections, ROOT_SCOPE } from "./records.js";
+import { type CollectionName, type Collections, type PolicyRecord, ROOT_SCOPE } from "./records.js";
 
 /**
  * The id of an address record: the organization and the address's lookup form (case-folded where the
@@ -98,6 +99,7 @@ const PLACEMENT: { [C in CollectionName]: (record: Collections[C]) => Placement 
     keys: { activityByFingerprint: INDEX.activityByFingerprint(a.fingerprint) },
   }),
   policies: (p) => ({ scope: p.organizationId }),
+  policyVersions: (v) => ({ scope: v.id }),
   mfaPolicies: (p) => ({ scope: p.userId }),
   sessionProfiles: (p) => ({ scope: p.organizationId }),
   policyEvaluations: (e) => ({ scope: e.activityId }),
@@ -256,12 +258,40 @@ export class DataWriter extends DataReader {
     super(tx);
   }
 
+  /** Puts a record. Putting a policy gives its organization's policies a new version (`PolicyVersionRecord`). */
   put<C extends CollectionName>(collection: C, record: Collections[C]): Promise<void> {
+    if (collection === "policies") return this.putPolicy(record as PolicyRecord);
     return this.tx.put(collection, record as unknown as StoredRecord, PLACEMENT[collection](record));
   }
 
+  /** Deletes a record. Deleting a policy gives its organization's policies a new version. */
   delete(collection: CollectionName, id: string): Promise<void> {
+    if (collection === "policies") return this.deletePolicy(id);
     return this.tx.delete(collection, id);
+  }
+
+  // Every write of a policy goes through these two, whatever operation makes it, so no change to an organization's
+  // policies can leave their version as it was and a decision judge by policies compiled before the change.
+  private async putPolicy(record: PolicyRecord): Promise<void> {
+    await this.tx.put("policies", record as unknown as StoredRecord, PLACEMENT.policies(record));
+    await this.newPolicyVersion(record.organizationId);
+  }
+
+  private async deletePolicy(id: string): Promise<void> {
+    const record = await this.get("policies", id);
+    if (record === undefined) return;
+    await this.tx.delete("policies", id);
+    await this.newPolicyVersion(record.organizationId);
+  }
+
+  /**
+   * A random token rather than a counter or the engine's ids: a counter bumped by a transaction that rolls back
+   * would be bumped again to the same value over other policies, and ids from a seeded random source repeat
+   * across engines (and stores) in one process, whose decisions share the compiled policies.
+   */
+  private newPolicyVersion(organizationId: string): Promise<void> {
+    const record = { id: organizationId, version: randomUUID() };
+    return this.tx.put("policyVersions", record, PLACEMENT.policyVersions(record));
   }
 }
 

@@ -211,6 +211,18 @@ export interface PolicyRecord {
   updatedAtMs: number;
 }
 
+/**
+ * The version of an organization's set of policies (its id is the organization's): a fresh random token put in
+ * the same transaction as every write of one of its policies, so that a decision can tell by one read whether
+ * the policies it compiled before are still the organization's, in this process or any other sharing the
+ * store. Absent for an organization none of whose policies was written since versions were kept.
+ */
+export interface PolicyVersionRecord {
+  id: string;
+  /** Never the same twice, even for two transactions of which one rolled back, or two stores. */
+  version: string;
+}
+
 /** One method of an MFA step (`v1AuthenticationMethod`): a type, and optionally the one credential of it that counts. */
 export interface MfaMethodRecord {
   type: string;
@@ -789,6 +801,7 @@ export interface Collections {
   credentialLocations: CredentialLocationRecord;
   activities: ActivityRecord;
   policies: PolicyRecord;
+  policyVersions: PolicyVersionRecord;
   mfaPolicies: MfaPolicyRecord;
   sessionProfiles: SessionProfileRecord;
   policyEvaluations: PolicyEvaluationRecord;

@@ -242,6 +242,7 @@ async function removeOrganizationData(context: ActivityContext): Promise<void> {
   for (const user of await data.listAll("users", organization.id)) await removeUser(data, user);
   for (const tag of await data.listAll("tags", organization.id)) await data.delete("tags", tag.id);
   for (const policy of await data.listAll("policies", organization.id)) await data.delete("policies", policy.id);
+  await data.delete("policyVersions", organization.id);
   for (const profile of await data.listAll("sessionProfiles", organization.id)) {
     await data.delete("sessionProfiles", profile.id);
   }

@@ -7,18 +7,18 @@
  * @module
  */
 import { CustodyError } from "../../common/errors.js";
-import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord, PolicyRecord } from "../../model/records.js";
+import type { ActivityRecord, OrganizationRecord, PolicyEvaluationRecord } from "../../model/records.js";
 import { decideCompiled } from "../../policy/decide.js";
-import { CompiledPolicy } from "../../policy/evaluate-policy.js";
-import { sameMembers } from "../../policy/immutable-inputs.js";
+import type { CompiledPolicy } from "../../policy/evaluate-policy.js";
 import { ROOT_QUORUM_ONLY_ACTIVITY_TYPES } from "../../policy/index.js";
-import type { Decision, Policy, PolicyContext, RootQuorum } from "../../policy/types.js";
+import type { Decision, PolicyContext, RootQuorum } from "../../policy/types.js";
 import {
   buildPolicyContexts,
   isSeveralContexts,
   type PolicyContextInput,
   type SeveralPolicyContexts,
 } from "./policy-context.js";
+import { compiledPolicies } from "./policy-set.js";
 import { confineSessionsToSubmitter } from "./session-target.js";
 
 /**
@@ -29,59 +29,6 @@ export interface ActivityDecision extends Decision {
   /** See {@link PolicyEvaluationRecord.openConsensus}. */
   openConsensus: PolicyEvaluationRecord["openConsensus"];
   context: PolicyContext;
-}
-
-function asPolicy(record: PolicyRecord): Policy {
-  return {
-    policyId: record.id,
-    policyName: record.policyName,
-    effect: record.effect,
-    condition: record.condition,
-    consensus: record.consensus,
-    time: record.time,
-  };
-}
-
-// Stored records are immutable (a change puts a new record), so a record compiled once stays compiled for
-// as long as the store hands out that object; a store that reads a new object each time compiles again,
-// from the expressions' cache. The fields are compared anyway, so a record changed in place is never
-// judged by its old expressions.
-const compiledRecords = new WeakMap<PolicyRecord, CompiledPolicy>();
-
-function compiledOf(record: PolicyRecord): CompiledPolicy {
-  const cached = compiledRecords.get(record);
-  if (cached !== undefined && sameFields(cached.policy, record)) return cached;
-  const compiled = new CompiledPolicy(asPolicy(record));
-  compiledRecords.set(record, compiled);
-  return compiled;
-}
-
-function sameFields(policy: Policy, record: PolicyRecord): boolean {
-  return (
-    policy.policyId === record.id &&
-    policy.policyName === record.policyName &&
-    policy.effect === record.effect &&
-    policy.condition === record.condition &&
-    policy.consensus === record.consensus &&
-    policy.time === record.time
-  );
-}
-
-// The compiled list of an organization's policies, kept while the store hands out the same records: the
-// decision then reuses its evaluations by the list's identity (see `decideCompiled`).
-const compiledLists = new Map<string, { records: readonly PolicyRecord[]; compiled: readonly CompiledPolicy[] }>();
-const MAX_COMPILED_LISTS = 1024;
-
-function compiledList(organizationId: string, records: readonly PolicyRecord[]): readonly CompiledPolicy[] {
-  const known = compiledLists.get(organizationId);
-  if (known !== undefined && sameMembers(known.records, records)) return known.compiled;
-  const compiled = Object.freeze(records.map(compiledOf));
-  // Only immutable records may be recognized by identity next time (MemoryStore's and FileStore's are).
-  if (records.every((record) => Object.isFrozen(record))) {
-    if (compiledLists.size >= MAX_COMPILED_LISTS) compiledLists.clear();
-    compiledLists.set(organizationId, { records: [...records], compiled });
-  }
-  return compiled;
 }
 
 /**
@@ -120,8 +67,7 @@ export interface DecideActivityInput extends PolicyContextInput {
  * {@link worstOf}.
  */
 export async function decideActivity(input: DecideActivityInput): Promise<ActivityDecision> {
-  const records = await input.data.listAll("policies", input.governing.id);
-  const policies = compiledList(input.governing.id, records);
+  const policies = await compiledPolicies(input.data, input.governing.id);
   const contexts = await buildPolicyContexts(input);
   if (isSeveralContexts(contexts)) return worstOf(policies, input.governing.rootQuorum, contexts);
   return decideIn(policies, input.governing.rootQuorum, contexts);
