@@ -585,6 +585,19 @@ describe("FileStore: corruption", () => {
     expect(error.message).toContain("transactions 1 to 3 are missing");
   });
 
+  it("refuses a flush whose sequence number is not a positive whole number", async () => {
+    for (const seq of ["0", "-1", "1.5"]) {
+      const directory = await tempDirectory();
+      const payload = `{"seq":${seq},"transactions":[{"put":[["things",{"id":"a"},{"scope":"s"}]]}]}`;
+      await writeFile(
+        join(directory, FILES.segment(1)),
+        Buffer.concat([encodeHeader(JOURNAL_MAGIC, 1), encodeFrame(payload)]),
+      );
+      const error = await openError(directory);
+      expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", file: FILES.segment(1) } });
+    }
+  });
+
   it("refuses files written by a newer format version", async () => {
     const directory = await storeWithRecords(2);
     const path = join(directory, FILES.segment(1));

@@ -125,7 +125,7 @@ export function decodeFlushText(text: string, where: FramePlace): FlushChanges |
   let at = 7;
   while (at < text.length && text.charCodeAt(at) >= ZERO && text.charCodeAt(at) <= NINE) at++;
   const seq = Number(text.slice(7, at));
-  if (at === 7 || !Number.isSafeInteger(seq) || !text.startsWith(',"transactions":[', at)) return undefined;
+  if (at === 7 || !Number.isSafeInteger(seq) || seq < 1 || !text.startsWith(',"transactions":[', at)) return undefined;
   at += 17;
   const transactions: Change[][] = [];
   if (text.charCodeAt(at) === CLOSE_BRACKET) at++;
