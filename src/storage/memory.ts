@@ -32,21 +32,27 @@ import {
  * A committed record with its placement. The record never changes once the entry is built, so two states (and a
  * snapshot being written) can share entries; what changes is only how it is held: as the frozen object, or, once
  * it has gone unread for a while, packed into one string (see `packing.ts`) and decoded again when it is read.
- * Its identity stays, so in-process leases (keyed by entry) survive the change.
+ * A store reopened from its files may also hold a record as its JSON text until it is first read or packed:
+ * parsing every record while opening cost more than reading the files, and the objects it built were most of
+ * the collector's work. Its identity stays, so in-process leases (keyed by entry) survive the change.
  *
  * @internal
  */
 export class Entry {
-  /** The record as an object; undefined while it is held packed only. */
-  private held: StoredRecord | undefined;
+  /** The record as an object, or its JSON text; undefined while it is held packed only. */
+  private held: StoredRecord | string | undefined;
   /** The packed record once made; null when the record holds something packing cannot keep. */
   private packed: string | null | undefined;
   readonly scope: string;
   readonly keys: Readonly<Record<string, string>> | undefined;
 
+  /**
+   * `record` is the record, or its JSON text (an object whose `id` member is `id`), which is parsed when the
+   * record is first needed. A text that turns out not to hold that is reported as a corrupt store.
+   */
   constructor(
     readonly id: string,
-    record: StoredRecord,
+    record: StoredRecord | string,
     placement: Placement,
   ) {
     this.held = record;
@@ -55,29 +61,46 @@ export class Entry {
   }
 
   get record(): StoredRecord {
-    return this.held ?? unpack(this.packed as string, this.seeds());
+    const held = this.held;
+    if (typeof held === "object") return held;
+    return held === undefined ? unpack(this.packed as string, this.seeds()) : this.parsed(held);
   }
 
   get placement(): Placement {
     return this.keys === undefined ? { scope: this.scope } : { scope: this.scope, keys: this.keys };
   }
 
+  /** The record's JSON text while it is held as that, so it can be written out again without parsing it. */
+  get json(): string | undefined {
+    return typeof this.held === "string" ? this.held : undefined;
+  }
+
   /** Whether the record is held as an object. */
   get warm(): boolean {
-    return this.held !== undefined;
+    return typeof this.held === "object";
   }
 
   /** Holds the record as an object again (after a read), so that reads soon after share one object. */
   warmUp(): StoredRecord {
-    this.held ??= unpack(this.packed as string, this.seeds());
+    if (typeof this.held !== "object") this.held = this.record;
     return this.held;
   }
 
-  /** Holds the record packed only, when it can be packed. */
+  /** Holds the record packed only, when it can be packed (a record packing cannot keep stays as it is). */
   coolDown(): void {
     const held = this.held;
     if (held === undefined) return;
-    if (this.packed === undefined) this.packed = pack(held, this.seeds()) ?? null;
+    if (this.packed === undefined) {
+      let record: StoredRecord;
+      try {
+        record = typeof held === "string" ? this.parsed(held, false) : held;
+      } catch {
+        // A text that does not parse stays as it is: reading the record reports it.
+        this.packed = null;
+        return;
+      }
+      this.packed = pack(record, this.seeds()) ?? null;
+    }
     if (this.packed !== null) this.held = undefined;
   }
 
@@ -87,6 +110,29 @@ export class Entry {
     if (this.keys !== undefined) for (const index of Object.keys(this.keys)) seeds.push(this.keys[index] as string);
     return seeds;
   }
+
+  /** The record parsed from its JSON text; frozen (`freeze`) when it is handed out, like every stored record. */
+  private parsed(json: string, freeze = true): StoredRecord {
+    let record: unknown;
+    try {
+      record = JSON.parse(json);
+    } catch (error) {
+      throw storedRecordCorrupt(this.id, (error as Error).message);
+    }
+    if (typeof record !== "object" || record === null || (record as { id?: unknown }).id !== this.id) {
+      throw storedRecordCorrupt(this.id, "its text is not an object with that id");
+    }
+    return freeze ? deepFreezeBranded(record as StoredRecord) : (record as StoredRecord);
+  }
+}
+
+/** A record held as JSON text that does not parse: damaged store files, found when the record is first read. */
+function storedRecordCorrupt(id: string, why: string): CustodyError {
+  return new CustodyError(
+    "INTERNAL",
+    `stored record ${id} is corrupt (${why}); restore the store's directory from a backup`,
+    { reason: "STORE_CORRUPT", id },
+  );
 }
 
 /** How many recently written or read records a state holds as objects by default; older ones are held packed. */

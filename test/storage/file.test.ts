@@ -4,10 +4,17 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { CustodyError } from "../../src/common/errors.js";
-import { FILES, HEADER_BYTES, readFrame } from "../../src/storage/file/format.js";
+import {
+  encodeFrame,
+  encodeHeader,
+  FILES,
+  HEADER_BYTES,
+  JOURNAL_MAGIC,
+  readFrame,
+} from "../../src/storage/file/format.js";
 import { FileStore, type FileStoreOptions } from "../../src/storage/file/index.js";
 import { EARLY_FLUSH_COMMITS } from "../../src/storage/file/journal.js";
-import type { Store, StoreReader } from "../../src/storage/store.js";
+import type { Store, StoredRecord, StoreReader } from "../../src/storage/store.js";
 import { runStoreContract } from "./contract.js";
 
 const directories: string[] = [];
@@ -398,6 +405,69 @@ describe.each([
   });
 });
 
+describe("FileStore: records read back from their text", () => {
+  // Strings that look like the structure around them, escapes, and members in an order other than id first.
+  const awkward: StoredRecord[] = [
+    { id: "plain", nested: { list: [1, [2, { deep: null }]], empty: {}, none: [] }, flag: true },
+    { id: 'quote"s', text: "ends with a backslash \\", brackets: '"]},{"scope":"x"}]', unicode: "é✓😀\u0000" },
+    { name: "id comes second", id: "second", n: -1.5e-7 },
+    { id: 'escapes\\"', tab: "\t", line: "a\nb", quoteOnly: '"' },
+  ];
+
+  async function expectAwkward(store: FileStore): Promise<void> {
+    await store.read(async (reader) => {
+      for (const record of awkward) {
+        const read = await reader.get("odd", record.id);
+        expect(read).toEqual(record);
+        expect(Object.isFrozen(read)).toBe(true);
+        expect(await reader.lookup("oddByName", `n-${record.id}`)).toBe(record.id);
+      }
+      expect((await reader.list("odd", "s")).map((record) => record.id)).toEqual(awkward.map((r) => r.id).sort());
+    });
+  }
+
+  it("reads back every record as written, from the journal and from a snapshot built from it", async () => {
+    const directory = await tempDirectory();
+    const store = await FileStore.open(directory);
+    for (const record of awkward) {
+      await store.transaction(async (tx) =>
+        tx.put("odd", record, { scope: "s", keys: { oddByName: `n-${record.id}` } }),
+      );
+    }
+    await store.close();
+
+    const fromJournal = await FileStore.open(directory);
+    await expectAwkward(fromJournal);
+    await fromJournal.snapshot();
+    await fromJournal.close();
+
+    for (const warmRecords of [0, Number.POSITIVE_INFINITY]) {
+      const fromSnapshot = await FileStore.open(directory, { warmRecords });
+      expect(fromSnapshot.recovery).toMatchObject({ snapshot: { records: awkward.length }, replayed: 0 });
+      await expectAwkward(fromSnapshot);
+      // Written out again from records never read since the open.
+      await fromSnapshot.snapshot();
+      await fromSnapshot.close();
+    }
+    const again = await FileStore.open(directory);
+    await expectAwkward(again);
+    await again.close();
+  });
+
+  it("reports a checksummed record that is not JSON as a corrupt store when it is read", async () => {
+    const directory = await tempDirectory();
+    const payload = '{"seq":1,"transactions":[{"put":[["things",{"id":"bad","x":tru},{"scope":"s"}]]}]}';
+    await writeFile(
+      join(directory, FILES.segment(1)),
+      Buffer.concat([encodeHeader(JOURNAL_MAGIC, 1), encodeFrame(payload)]),
+    );
+    const store = await FileStore.open(directory);
+    const error = await store.read((reader) => reader.get("things", "bad")).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", id: "bad" } });
+    await store.close();
+  });
+});
+
 describe("FileStore: torn tails", () => {
   it("opens with the committed prefix when the journal is cut at any byte, and appends after it", async () => {
     const count = 8;
@@ -513,6 +583,19 @@ describe("FileStore: corruption", () => {
     const error = await openError(directory);
     expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", file: FILES.segment(2) } });
     expect(error.message).toContain("transactions 1 to 3 are missing");
+  });
+
+  it("refuses a flush whose sequence number is not a positive whole number", async () => {
+    for (const seq of ["0", "-1", "1.5"]) {
+      const directory = await tempDirectory();
+      const payload = `{"seq":${seq},"transactions":[{"put":[["things",{"id":"a"},{"scope":"s"}]]}]}`;
+      await writeFile(
+        join(directory, FILES.segment(1)),
+        Buffer.concat([encodeHeader(JOURNAL_MAGIC, 1), encodeFrame(payload)]),
+      );
+      const error = await openError(directory);
+      expect(error).toMatchObject({ code: "INTERNAL", details: { reason: "STORE_CORRUPT", file: FILES.segment(1) } });
+    }
   });
 
   it("refuses files written by a newer format version", async () => {

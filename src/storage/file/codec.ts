@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { deepFreezeBranded } from "../../common/deep-frozen.js";
 import { CustodyError } from "../../common/errors.js";
 import { type Change, Entry } from "../memory.js";
 import type { Placement, StoredRecord } from "../store.js";
@@ -50,17 +51,44 @@ export function decodePut(value: unknown, where: { file: string; offset: number 
   if (typeof collection !== "string" || !isObject(record) || typeof record.id !== "string") {
     throw corrupt(where.file, where.offset, "a put names no collection or record id");
   }
-  if (!isObject(placement) || typeof placement.scope !== "string") {
-    throw corrupt(where.file, where.offset, `the put of ${collection}/${record.id} has no scope`);
-  }
-  if (placement.keys !== undefined && !isObject(placement.keys)) {
-    throw corrupt(where.file, where.offset, `the put of ${collection}/${record.id} has malformed index keys`);
-  }
   return {
     collection,
     id: record.id,
-    entry: new Entry(record.id, record as StoredRecord, placement as unknown as Placement),
+    // Frozen like every record the store hands out: reads return the stored object itself.
+    entry: new Entry(
+      record.id,
+      deepFreezeBranded(record) as StoredRecord,
+      checkPlacement(collection, record.id, placement, where),
+    ),
   };
+}
+
+/** `placement` of the put of `collection`/`id`, checked to be one; `where` places a shape error. */
+export function checkPlacement(
+  collection: string,
+  id: string,
+  placement: unknown,
+  where: { file: string; offset: number },
+): Placement {
+  if (!isObject(placement) || typeof placement.scope !== "string") {
+    throw corrupt(where.file, where.offset, `the put of ${collection}/${id} has no scope`);
+  }
+  if (placement.keys !== undefined && !isObject(placement.keys)) {
+    throw corrupt(where.file, where.offset, `the put of ${collection}/${id} has malformed index keys`);
+  }
+  return placement as unknown as Placement;
+}
+
+/** Appends the deletes of a transaction's parsed `delete` list to `changes`. */
+export function decodeDeletes(deletes: unknown, changes: Change[], where: { file: string; offset: number }): void {
+  if (!Array.isArray(deletes))
+    throw corrupt(where.file, where.offset, "a transaction's put or delete list is not an array");
+  for (const item of deletes) {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "string") {
+      throw corrupt(where.file, where.offset, "a delete is not a [collection, id] pair");
+    }
+    changes.push({ collection: item[0], id: item[1], entry: null });
+  }
 }
 
 /** A transaction's change set back from its parsed JSON. */
@@ -71,11 +99,16 @@ export function decodeTransaction(value: unknown, where: { file: string; offset:
     throw corrupt(where.file, where.offset, "a transaction's put or delete list is not an array");
   }
   const changes = put.map((item) => decodePut(item, where));
-  for (const item of deletes) {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "string") {
-      throw corrupt(where.file, where.offset, "a delete is not a [collection, id] pair");
-    }
-    changes.push({ collection: item[0], id: item[1], entry: null });
-  }
+  decodeDeletes(deletes, changes, where);
   return changes;
+}
+
+/**
+ * The JSON text of one put triple of `entry`, as {@link encodePut} writes it; a record still held as the text it
+ * was read as is written out as that text, without parsing it.
+ */
+export function encodeEntryPut(collection: string, entry: Entry): string {
+  const json = entry.json;
+  if (json === undefined) return encodePut(collection, entry.record, entry.placement);
+  return `[${JSON.stringify(collection)},${json},${JSON.stringify(entry.placement)}]`;
 }

@@ -26,6 +26,7 @@ import {
   parsePayload,
   readFrame,
 } from "./format.js";
+import { decodeFlushText, type FlushChanges, type FramePlace } from "./scan.js";
 import { readSnapshot } from "./snapshot.js";
 
 /** The tail cut off the last journal segment on open. */
@@ -57,14 +58,7 @@ export interface Recovered {
   older: number[];
 }
 
-interface Flush {
-  offset: number;
-  seq: number;
-  transactions: unknown[];
-}
-
 interface SegmentScan {
-  flushes: Flush[];
   validLength: number;
   torn: { offset: number; reason: string } | undefined;
 }
@@ -149,16 +143,18 @@ export class JournalReplay {
   /** Applies segment `number`, read as `bytes`; only the journal's last segment (`mayBeTorn`) may end torn. */
   segment(bytes: Buffer, number: number, mayBeTorn: boolean): SegmentScan {
     const file = FILES.segment(number);
-    const scan = scanSegment(bytes, file, number, mayBeTorn);
-    for (const flush of scan.flushes) {
-      for (const [j, transaction] of flush.transactions.entries()) {
+    // Each flush is applied as it is read: the changes of a whole segment never pile up beside the state.
+    return scanSegment(bytes, file, number, mayBeTorn, (offset, payload) => {
+      const where = { file, offset };
+      const flush = decodeFlushText(payload, where) ?? decodeFlush(parsePayload(payload, file, offset), where);
+      for (const [j, changes] of flush.transactions.entries()) {
         const seq = flush.seq + j;
         const last = this.last;
         if (last === undefined ? seq > this.base + 1 : seq !== last + 1) {
           const expected = last === undefined ? this.base + 1 : last + 1;
           throw corrupt(
             file,
-            flush.offset,
+            offset,
             seq > expected
               ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
               : `transaction ${seq} is out of order after ${expected - 1}`,
@@ -166,22 +162,38 @@ export class JournalReplay {
         }
         this.last = seq;
         if (seq <= this.base) continue; // written to the new segment before the snapshot was taken
-        this.state.apply(decodeTransaction(transaction, { file, offset: flush.offset }));
+        this.state.apply(changes);
         this.replayed++;
       }
-    }
-    return scan;
+    });
   }
 }
 
-/** Reads the frames of one segment; only the last segment may end in a torn frame. */
-function scanSegment(bytes: Buffer, file: string, number: number, isLast: boolean): SegmentScan {
-  const flushes: Flush[] = [];
+/** A flush parsed whole (when {@link decodeFlushText} did not take its text), checked and decoded. */
+function decodeFlush(value: unknown, where: FramePlace): FlushChanges {
+  const flush = value as { seq?: unknown; transactions?: unknown };
+  if (!Number.isSafeInteger(flush?.seq) || (flush.seq as number) < 1 || !Array.isArray(flush.transactions)) {
+    throw corrupt(where.file, where.offset, "a record names no sequence number or transactions");
+  }
+  return {
+    seq: flush.seq as number,
+    transactions: flush.transactions.map((transaction: unknown) => decodeTransaction(transaction, where)),
+  };
+}
+
+/** Walks the frames of one segment, handing each to `onFrame`; only the last segment may end in a torn frame. */
+function scanSegment(
+  bytes: Buffer,
+  file: string,
+  number: number,
+  isLast: boolean,
+  onFrame: (offset: number, payload: string) => void,
+): SegmentScan {
   const stop = (offset: number, reason: string): SegmentScan => {
     const next = findValidFrame(bytes, offset + 1);
     if (next !== undefined) throw corrupt(file, offset, `${reason}, yet a valid record follows at byte ${next}`);
     if (!isLast) throw corrupt(file, offset, `${reason}, in a segment that later segments follow`);
-    return { flushes, validLength: offset, torn: { offset, reason } };
+    return { validLength: offset, torn: { offset, reason } };
   };
   const header = checkHeader(bytes, JOURNAL_MAGIC, file);
   if (!header.ok) return stop(0, header.reason);
@@ -190,14 +202,10 @@ function scanSegment(bytes: Buffer, file: string, number: number, isLast: boolea
   while (offset < bytes.length) {
     const frame = readFrame(bytes, offset);
     if (!frame.ok) return stop(offset, frame.reason);
-    const value = parsePayload(frame.payload, file, offset) as Partial<Flush>;
-    if (!Number.isSafeInteger(value.seq) || (value.seq as number) < 1 || !Array.isArray(value.transactions)) {
-      throw corrupt(file, offset, "a record names no sequence number or transactions");
-    }
-    flushes.push({ offset, seq: value.seq as number, transactions: value.transactions });
+    onFrame(offset, frame.payload);
     offset = frame.next;
   }
-  return { flushes, validLength: offset, torn: undefined };
+  return { validLength: offset, torn: undefined };
 }
 
 /** Cuts segment `number` back to `validLength` (rewriting a torn header) and returns its new size. */

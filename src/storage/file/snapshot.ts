@@ -13,7 +13,7 @@
 import { open, readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Change } from "../memory.js";
-import { decodePut, encodePut } from "./codec.js";
+import { decodePut, encodeEntryPut } from "./codec.js";
 import { STORE_FILE_MODE, syncDirectory, writeAll } from "./files.js";
 import {
   checkHeader,
@@ -26,6 +26,7 @@ import {
   readFrame,
   SNAPSHOT_MAGIC,
 } from "./format.js";
+import { decodeRecordsText } from "./scan.js";
 
 /** Records per frame: bounded frames keep both writing and reading free of one giant string. */
 const RECORDS_PER_FRAME = 512;
@@ -62,8 +63,7 @@ export async function writeSnapshot(directory: string, snapshot: Snapshot): Prom
     await write(encodeFrame(JSON.stringify({ sequence, segment, createdAt: new Date().toISOString() })));
     for (let at = 0; at < records.length; at += RECORDS_PER_FRAME) {
       const chunk = records.slice(at, at + RECORDS_PER_FRAME).map(({ collection, entry }) => {
-        const { record, placement } = entry as NonNullable<Change["entry"]>;
-        return encodePut(collection, record, placement);
+        return encodeEntryPut(collection, entry as NonNullable<Change["entry"]>);
       });
       await write(encodeFrame(`{"records":[${chunk.join(",")}]}`));
     }
@@ -94,14 +94,20 @@ export async function readSnapshot(
   if (!header.ok) throw corrupt(file, 0, header.reason);
   const frames = frameReader(bytes, file);
   const first = frames.next();
-  const sequence = first.value?.sequence;
-  const segment = first.value?.segment;
+  const sequence = first.changes === undefined ? first.value.sequence : undefined;
+  const segment = first.changes === undefined ? first.value.segment : undefined;
   if (!Number.isSafeInteger(sequence) || !Number.isSafeInteger(segment)) {
     throw corrupt(file, HEADER_BYTES, "the first frame does not name a sequence and segment");
   }
   let records = 0;
   for (;;) {
-    const { at, value } = frames.next();
+    const frame = frames.next();
+    if (frame.changes !== undefined) {
+      apply(frame.changes);
+      records += frame.changes.length;
+      continue;
+    }
+    const { at, value } = frame;
     if (value.end === true) {
       if (value.records !== records) {
         throw corrupt(file, at, `the end frame counts ${String(value.records)} records but ${records} were read`);
@@ -116,19 +122,24 @@ export async function readSnapshot(
   }
 }
 
-/** Walks the frames of a snapshot; every frame must be whole and valid. */
+/**
+ * Walks the frames of a snapshot; every frame must be whole and valid. A records frame laid out as written comes
+ * back as its changes, with the records kept as text (see `scan.ts`); any other frame parsed.
+ */
 function frameReader(bytes: Buffer, file: string) {
   const reader = {
     offset: HEADER_BYTES,
-    next(): { at: number; value: Record<string, unknown> } {
+    next(): { at: number; value: Record<string, unknown>; changes?: undefined } | { at: number; changes: Change[] } {
       const at = reader.offset;
       const frame = readFrame(bytes, at);
       if (!frame.ok) throw corrupt(file, at, frame.reason);
+      reader.offset = frame.next;
+      const changes = decodeRecordsText(frame.payload, { file, offset: at });
+      if (changes !== undefined) return { at, changes };
       const value = parsePayload(frame.payload, file, at);
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         throw corrupt(file, at, "a frame does not hold an object");
       }
-      reader.offset = frame.next;
       return { at, value: value as Record<string, unknown> };
     },
   };
