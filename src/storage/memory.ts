@@ -34,57 +34,126 @@ import {
  * it has gone unread for a while, packed into one string (see `packing.ts`) and decoded again when it is read.
  * Its identity stays, so in-process leases (keyed by entry) survive the change.
  *
+ * A store holds one entry per record, hundreds of thousands of them, so an entry holds as few fields as it can:
+ * the record and its packed form share one, and a record without index keys (most of them) is a plain `Entry`,
+ * one with keys a {@link KeyedEntry}. {@link Entry.of} builds the right one.
+ *
  * @internal
  */
 export class Entry {
-  /** The record as an object; undefined while it is held packed only. */
-  private held: StoredRecord | undefined;
-  /** The packed record once made; null when the record holds something packing cannot keep. */
-  private packed: string | null | undefined;
-  readonly scope: string;
-  readonly keys: Readonly<Record<string, string>> | undefined;
+  /** The record as an object, or packed into one string (a record is never a string). */
+  private body: StoredRecord | string;
 
-  constructor(
+  protected constructor(
     readonly id: string,
     record: StoredRecord,
-    placement: Placement,
+    readonly scope: string,
   ) {
-    this.held = record;
-    this.scope = placement.scope;
-    this.keys = placement.keys;
+    this.body = record;
+  }
+
+  /** The entry of `record`, placed by `placement`; the entry keeps its own copy of the placement's keys. */
+  static of(id: string, record: StoredRecord, placement: Placement): Entry {
+    const keys = placement.keys;
+    if (keys === undefined) return new Entry(id, record, placement.scope);
+    const indexes = Object.keys(keys);
+    if (indexes.length === 0) return new KeyedEntry(id, record, placement.scope, Object.freeze({}), undefined);
+    if (indexes.length === 1) {
+      const index = indexes[0] as string;
+      return new KeyedEntry(id, record, placement.scope, index, keys[index]);
+    }
+    // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
+    const copy: Record<string, string> = {};
+    for (const index of indexes) copy[index] = keys[index] as string;
+    return new KeyedEntry(id, record, placement.scope, Object.freeze(copy), undefined);
   }
 
   get record(): StoredRecord {
-    return this.held ?? unpack(this.packed as string, this.seeds());
+    const body = this.body;
+    return typeof body === "string" ? unpack(body, this.seeds()) : body;
+  }
+
+  /** The index keys, as an object built for the caller; undefined when the record is in no index. */
+  get keys(): Readonly<Record<string, string>> | undefined {
+    return undefined;
   }
 
   get placement(): Placement {
-    return this.keys === undefined ? { scope: this.scope } : { scope: this.scope, keys: this.keys };
+    const keys = this.keys;
+    return keys === undefined ? { scope: this.scope } : { scope: this.scope, keys };
   }
+
+  /** Calls `visit` with each index key of the record. */
+  forEachKey(_visit: (index: string, key: string) => void): void {}
 
   /** Whether the record is held as an object. */
   get warm(): boolean {
-    return this.held !== undefined;
+    return typeof this.body !== "string";
   }
 
   /** Holds the record as an object again (after a read), so that reads soon after share one object. */
   warmUp(): StoredRecord {
-    this.held ??= unpack(this.packed as string, this.seeds());
-    return this.held;
+    const body = this.body;
+    if (typeof body !== "string") return body;
+    const record = unpack(body, this.seeds());
+    this.body = record;
+    return record;
   }
 
   /** Holds the record packed only, when it can be packed. */
   coolDown(): void {
-    const held = this.held;
-    if (held === undefined) return;
-    if (this.packed === undefined) this.packed = pack(held, this.seeds()) ?? null;
-    if (this.packed !== null) this.held = undefined;
+    const body = this.body;
+    if (typeof body === "string" || unpackable.has(body)) return;
+    const packed = pack(body, this.seeds());
+    if (packed === undefined) unpackable.add(body);
+    else this.body = packed;
   }
 
   /** The strings a packed record may refer to instead of holding them again. */
-  private seeds(): string[] {
+  protected seeds(): string[] {
+    return [this.id, this.scope];
+  }
+}
+
+/**
+ * Records packing cannot keep (they hold something that is not plain data), so that they are not tried again
+ * each time they go cold. Rare, so a table beside the entries costs less than a field in each.
+ */
+const unpackable = new WeakSet<StoredRecord>();
+
+/**
+ * The entry of a record with index keys. One key, the usual case, is held as two strings rather than an object
+ * of its own; several are held as one frozen object in `index`.
+ *
+ * @internal
+ */
+export class KeyedEntry extends Entry {
+  /** `index` and `key` as {@link Entry.of} builds them. */
+  constructor(
+    id: string,
+    record: StoredRecord,
+    scope: string,
+    private readonly index: string | Readonly<Record<string, string>>,
+    private readonly key: string | undefined,
+  ) {
+    super(id, record, scope);
+  }
+
+  override get keys(): Readonly<Record<string, string>> {
+    const index = this.index;
+    if (typeof index !== "string") return index;
+    return Object.freeze({ [index]: this.key as string });
+  }
+
+  override forEachKey(visit: (index: string, key: string) => void): void {
+    const index = this.index;
+    if (typeof index === "string") visit(index, this.key as string);
+    else for (const name of Object.keys(index)) visit(name, index[name] as string);
+  }
+
+  protected override seeds(): string[] {
     const seeds = [this.id, this.scope];
-    if (this.keys !== undefined) for (const index of Object.keys(this.keys)) seeds.push(this.keys[index] as string);
+    this.forEachKey((_index, key) => seeds.push(key));
     return seeds;
   }
 }
@@ -124,8 +193,11 @@ export interface Change {
 export class CommittedState {
   private readonly records = new Map<string, Map<string, Entry>>();
   private readonly index = new Map<string, Map<string, string>>();
-  /** collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. */
-  private readonly scopes = new Map<string, Map<string, string[]>>();
+  /**
+   * collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. A
+   * scope of one record (an activity's evaluations, often) holds its id alone, without an array around it.
+   */
+  private readonly scopes = new Map<string, Map<string, string | string[]>>();
   /** Entries written or read most recently, oldest first from `warmHead`; beyond `warmRecords` they are packed. */
   private warmEntries: Entry[] = [];
   private warmHead = 0;
@@ -188,38 +260,37 @@ export class CommittedState {
   }
 
   scopeIds(collection: string, scope: string): readonly string[] {
-    return nestedGet(this.scopes, collection, scope) ?? [];
+    const ids = nestedGet(this.scopes, collection, scope);
+    if (ids === undefined) return [];
+    return typeof ids === "string" ? [ids] : ids;
   }
 
   /** Applies a change set. Old index keys are dropped only while they still name the record, which makes the order of changes irrelevant. */
   apply(changes: Iterable<Change>): void {
     for (const { collection, id, entry } of changes) {
       const previous = this.entry(collection, id);
-      if (previous?.keys !== undefined) {
-        for (const index of Object.keys(previous.keys)) {
-          const key = previous.keys[index] as string;
-          const keys = this.index.get(index);
-          if (keys?.get(key) === id) keys.delete(key);
-        }
-      }
+      previous?.forEachKey((index, key) => {
+        const keys = this.index.get(index);
+        if (keys?.get(key) === id) keys.delete(key);
+      });
       if (entry === null) {
         if (!previous) continue;
         this.records.get(collection)?.delete(id);
         const ids = nestedGet(this.scopes, collection, previous.scope);
-        if (ids) removeSorted(ids, id);
+        if (typeof ids !== "string") {
+          if (ids) removeSorted(ids, id);
+        } else if (ids === id) this.scopes.get(collection)?.delete(previous.scope);
         continue;
       }
       nestedSet(this.records, collection, id, entry);
-      if (entry.keys !== undefined)
-        for (const index of Object.keys(entry.keys)) {
-          nestedSet(this.index, index, entry.keys[index] as string, id);
-        }
+      entry.forEachKey((index, key) => nestedSet(this.index, index, key, id));
       if (!previous) {
         const ids = nestedGet(this.scopes, collection, entry.scope);
-        // A new list starts as a literal of one: an empty one's first push reserves room for 17 ids, and many
-        // scopes (an activity's evaluations) hold one or two records.
-        if (ids) insertSorted(ids, id);
-        else nestedSet(this.scopes, collection, entry.scope, [id]);
+        // A second id makes a list, a literal of two: an empty one's first push reserves room for 17 ids, and
+        // many scopes hold two or three records.
+        if (ids === undefined) nestedSet(this.scopes, collection, entry.scope, id);
+        else if (typeof ids !== "string") insertSorted(ids, id);
+        else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
       }
       if (entry.warm) this.keepWarm(entry);
     }
@@ -231,7 +302,10 @@ export class CommittedState {
     for (const [collection, entries] of this.records) copyState.records.set(collection, new Map(entries));
     for (const [index, keys] of this.index) copyState.index.set(index, new Map(keys));
     for (const [collection, scopes] of this.scopes) {
-      copyState.scopes.set(collection, new Map([...scopes].map(([scope, ids]) => [scope, [...ids]])));
+      copyState.scopes.set(
+        collection,
+        new Map([...scopes].map(([scope, ids]) => [scope, typeof ids === "string" ? ids : [...ids]])),
+      );
     }
     return copyState;
   }
@@ -309,15 +383,6 @@ function internConstant<T>(value: T): T {
   if (known !== undefined) return known as T;
   if (constants.size < MAX_CONSTANTS && CONSTANT.test(value)) constants.set(value, value);
   return value;
-}
-
-/** A placement's own frozen copy, sharing its strings (index keys are often the longest strings of a record). */
-function placementCopy(placement: Placement): Placement {
-  if (placement.keys === undefined) return { scope: placement.scope };
-  // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
-  const keys: Record<string, string> = {};
-  for (const index of Object.keys(placement.keys)) keys[index] = placement.keys[index] as string;
-  return { scope: placement.scope, keys: Object.freeze(keys) };
 }
 
 function nestedGet<V>(map: Map<string, Map<string, V>>, outer: string, inner: string): V | undefined {
@@ -457,7 +522,7 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, new Entry(record.id, frozenCopy(record), placementCopy(placement)));
+    nestedSet(this.writes, collection, record.id, Entry.of(record.id, frozenCopy(record), placement));
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -480,10 +545,7 @@ export class Overlay implements StoreTransaction {
   }
 
   private dropKeys(entry: Entry): void {
-    if (entry.keys !== undefined)
-      for (const index of Object.keys(entry.keys)) {
-        nestedSet(this.indexWrites, index, entry.keys[index] as string, null);
-      }
+    entry.forEachKey((index, key) => nestedSet(this.indexWrites, index, key, null));
   }
 
   private addToScope(collection: string, scope: string, id: string): void {

@@ -59,7 +59,7 @@ export function decodePut(value: unknown, where: { file: string; offset: number 
   return {
     collection,
     id: record.id,
-    entry: new Entry(record.id, record as StoredRecord, placement as unknown as Placement),
+    entry: Entry.of(record.id, record as StoredRecord, placement as unknown as Placement),
   };
 }
 
