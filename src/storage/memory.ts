@@ -36,79 +36,111 @@ import {
  * parsing every record while opening cost more than reading the files, and the objects it built were most of
  * the collector's work. Its identity stays, so in-process leases (keyed by entry) survive the change.
  *
+ * A store holds one entry per record, hundreds of thousands of them, so an entry holds as few fields as it can:
+ * the record and its packed form share one, and a record without index keys (most of them) is a plain `Entry`,
+ * one with keys a {@link KeyedEntry}. {@link Entry.of} builds the right one.
+ *
  * @internal
  */
 export class Entry {
-  /** The record as an object, or its JSON text; undefined while it is held packed only. */
-  private held: StoredRecord | string | undefined;
-  /** The packed record once made; null when the record holds something packing cannot keep. */
-  private packed: string | null | undefined;
-  readonly scope: string;
-  readonly keys: Readonly<Record<string, string>> | undefined;
-
   /**
-   * `record` is the record, or its JSON text (an object whose `id` member is `id`), which is parsed when the
-   * record is first needed. A text that turns out not to hold that is reported as a corrupt store.
+   * The record as an object, or one string: the record packed (see `packing.ts`; its first character is a
+   * packing tag, below U+0020), or, in a store reopened from its files, the record's JSON text until it is first
+   * read or packed (an object, so its first character is `{`). One field for all three keeps an entry small.
    */
-  constructor(
+  private body: StoredRecord | string;
+
+  protected constructor(
     readonly id: string,
     record: StoredRecord | string,
-    placement: Placement,
+    readonly scope: string,
   ) {
-    this.held = record;
-    this.scope = placement.scope;
-    this.keys = placement.keys;
+    this.body = record;
+  }
+
+  /**
+   * The entry of `record`, placed by `placement`; the entry keeps its own copy of the placement's keys. `record`
+   * may be the record's JSON text (an object whose `id` member is `id`), parsed when the record is first needed;
+   * a text that turns out not to hold that is reported as a corrupt store.
+   */
+  static of(id: string, record: StoredRecord | string, placement: Placement): Entry {
+    const keys = placement.keys;
+    if (keys === undefined) return new Entry(id, record, placement.scope);
+    const indexes = Object.keys(keys);
+    if (indexes.length === 0) return new KeyedEntry(id, record, placement.scope, Object.freeze({}), undefined);
+    if (indexes.length === 1) {
+      const index = indexes[0] as string;
+      return new KeyedEntry(id, record, placement.scope, index, keys[index]);
+    }
+    // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
+    const copy: Record<string, string> = {};
+    for (const index of indexes) copy[index] = keys[index] as string;
+    return new KeyedEntry(id, record, placement.scope, Object.freeze(copy), undefined);
   }
 
   get record(): StoredRecord {
-    const held = this.held;
-    if (typeof held === "object") return held;
-    return held === undefined ? unpack(this.packed as string, this.seeds()) : this.parsed(held);
+    const body = this.body;
+    if (typeof body !== "string") return body;
+    return isJsonText(body) ? this.parsed(body) : unpack(body, this.seeds());
+  }
+
+  /** The index keys, as an object built for the caller; undefined when the record is in no index. */
+  get keys(): Readonly<Record<string, string>> | undefined {
+    return undefined;
   }
 
   get placement(): Placement {
-    return this.keys === undefined ? { scope: this.scope } : { scope: this.scope, keys: this.keys };
+    const keys = this.keys;
+    return keys === undefined ? { scope: this.scope } : { scope: this.scope, keys };
   }
 
   /** The record's JSON text while it is held as that, so it can be written out again without parsing it. */
   get json(): string | undefined {
-    return typeof this.held === "string" ? this.held : undefined;
+    const body = this.body;
+    return typeof body === "string" && isJsonText(body) ? body : undefined;
   }
+
+  /** Calls `visit` with each index key of the record. */
+  forEachKey(_visit: (index: string, key: string) => void): void {}
 
   /** Whether the record is held as an object. */
   get warm(): boolean {
-    return typeof this.held === "object";
+    return typeof this.body !== "string";
   }
 
   /** Holds the record as an object again (after a read), so that reads soon after share one object. */
   warmUp(): StoredRecord {
-    if (typeof this.held !== "object") this.held = this.record;
-    return this.held;
+    const body = this.body;
+    if (typeof body !== "string") return body;
+    const record = this.record;
+    this.body = record;
+    return record;
   }
 
   /** Holds the record packed only, when it can be packed (a record packing cannot keep stays as it is). */
   coolDown(): void {
-    const held = this.held;
-    if (held === undefined) return;
-    if (this.packed === undefined) {
-      let record: StoredRecord;
+    const body = this.body;
+    let record: StoredRecord;
+    if (typeof body !== "string") {
+      if (unpackable.has(body)) return;
+      record = body;
+    } else {
+      if (!isJsonText(body)) return;
       try {
-        record = typeof held === "string" ? this.parsed(held, false) : held;
+        record = this.parsed(body, false);
       } catch {
         // A text that does not parse stays as it is: reading the record reports it.
-        this.packed = null;
         return;
       }
-      this.packed = pack(record, this.seeds()) ?? null;
     }
-    if (this.packed !== null) this.held = undefined;
+    const packed = pack(record, this.seeds());
+    if (packed !== undefined) this.body = packed;
+    else if (typeof body !== "string") unpackable.add(body);
   }
 
   /** The strings a packed record may refer to instead of holding them again. */
-  private seeds(): string[] {
-    const seeds = [this.id, this.scope];
-    if (this.keys !== undefined) for (const index of Object.keys(this.keys)) seeds.push(this.keys[index] as string);
-    return seeds;
+  protected seeds(): string[] {
+    return [this.id, this.scope];
   }
 
   /** The record parsed from its JSON text; frozen (`freeze`) when it is handed out, like every stored record. */
@@ -123,6 +155,54 @@ export class Entry {
       throw storedRecordCorrupt(this.id, "its text is not an object with that id");
     }
     return freeze ? deepFreezeBranded(record as StoredRecord) : (record as StoredRecord);
+  }
+}
+
+/** Whether an entry's string body is JSON text rather than a packed record: packed records start with a tag. */
+function isJsonText(body: string): boolean {
+  return body.charCodeAt(0) === 0x7b;
+}
+
+/**
+ * Records packing cannot keep (they hold something that is not plain data), so that they are not tried again
+ * each time they go cold. Rare, so a table beside the entries costs less than a field in each.
+ */
+const unpackable = new WeakSet<StoredRecord>();
+
+/**
+ * The entry of a record with index keys. One key, the usual case, is held as two strings rather than an object
+ * of its own; several are held as one frozen object in `index`.
+ *
+ * @internal
+ */
+export class KeyedEntry extends Entry {
+  /** `index` and `key` as {@link Entry.of} builds them. */
+  constructor(
+    id: string,
+    record: StoredRecord | string,
+    scope: string,
+    private readonly index: string | Readonly<Record<string, string>>,
+    private readonly key: string | undefined,
+  ) {
+    super(id, record, scope);
+  }
+
+  override get keys(): Readonly<Record<string, string>> {
+    const index = this.index;
+    if (typeof index !== "string") return index;
+    return Object.freeze({ [index]: this.key as string });
+  }
+
+  override forEachKey(visit: (index: string, key: string) => void): void {
+    const index = this.index;
+    if (typeof index === "string") visit(index, this.key as string);
+    else for (const name of Object.keys(index)) visit(name, index[name] as string);
+  }
+
+  protected override seeds(): string[] {
+    const seeds = [this.id, this.scope];
+    this.forEachKey((_index, key) => seeds.push(key));
+    return seeds;
   }
 }
 
@@ -170,8 +250,11 @@ export interface Change {
 export class CommittedState {
   private readonly records = new Map<string, Map<string, Entry>>();
   private readonly index = new Map<string, Map<string, string>>();
-  /** collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. */
-  private readonly scopes = new Map<string, Map<string, string[]>>();
+  /**
+   * collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. A
+   * scope of one record (an activity's evaluations, often) holds its id alone, without an array around it.
+   */
+  private readonly scopes = new Map<string, Map<string, string | string[]>>();
   /** Entries written or read most recently, oldest first from `warmHead`; beyond `warmRecords` they are packed. */
   private warmEntries: Entry[] = [];
   private warmHead = 0;
@@ -234,38 +317,37 @@ export class CommittedState {
   }
 
   scopeIds(collection: string, scope: string): readonly string[] {
-    return nestedGet(this.scopes, collection, scope) ?? [];
+    const ids = nestedGet(this.scopes, collection, scope);
+    if (ids === undefined) return [];
+    return typeof ids === "string" ? [ids] : ids;
   }
 
   /** Applies a change set. Old index keys are dropped only while they still name the record, which makes the order of changes irrelevant. */
   apply(changes: Iterable<Change>): void {
     for (const { collection, id, entry } of changes) {
       const previous = this.entry(collection, id);
-      if (previous?.keys !== undefined) {
-        for (const index of Object.keys(previous.keys)) {
-          const key = previous.keys[index] as string;
-          const keys = this.index.get(index);
-          if (keys?.get(key) === id) keys.delete(key);
-        }
-      }
+      previous?.forEachKey((index, key) => {
+        const keys = this.index.get(index);
+        if (keys?.get(key) === id) keys.delete(key);
+      });
       if (entry === null) {
         if (!previous) continue;
         this.records.get(collection)?.delete(id);
         const ids = nestedGet(this.scopes, collection, previous.scope);
-        if (ids) removeSorted(ids, id);
+        if (typeof ids !== "string") {
+          if (ids) removeSorted(ids, id);
+        } else if (ids === id) this.scopes.get(collection)?.delete(previous.scope);
         continue;
       }
       nestedSet(this.records, collection, id, entry);
-      if (entry.keys !== undefined)
-        for (const index of Object.keys(entry.keys)) {
-          nestedSet(this.index, index, entry.keys[index] as string, id);
-        }
+      entry.forEachKey((index, key) => nestedSet(this.index, index, key, id));
       if (!previous) {
         const ids = nestedGet(this.scopes, collection, entry.scope);
-        // A new list starts as a literal of one: an empty one's first push reserves room for 17 ids, and many
-        // scopes (an activity's evaluations) hold one or two records.
-        if (ids) insertSorted(ids, id);
-        else nestedSet(this.scopes, collection, entry.scope, [id]);
+        // A second id makes a list, a literal of two: an empty one's first push reserves room for 17 ids, and
+        // many scopes hold two or three records.
+        if (ids === undefined) nestedSet(this.scopes, collection, entry.scope, id);
+        else if (typeof ids !== "string") insertSorted(ids, id);
+        else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
       }
       if (entry.warm) this.keepWarm(entry);
     }
@@ -277,7 +359,10 @@ export class CommittedState {
     for (const [collection, entries] of this.records) copyState.records.set(collection, new Map(entries));
     for (const [index, keys] of this.index) copyState.index.set(index, new Map(keys));
     for (const [collection, scopes] of this.scopes) {
-      copyState.scopes.set(collection, new Map([...scopes].map(([scope, ids]) => [scope, [...ids]])));
+      copyState.scopes.set(
+        collection,
+        new Map([...scopes].map(([scope, ids]) => [scope, typeof ids === "string" ? ids : [...ids]])),
+      );
     }
     return copyState;
   }
@@ -355,15 +440,6 @@ function internConstant<T>(value: T): T {
   if (known !== undefined) return known as T;
   if (constants.size < MAX_CONSTANTS && CONSTANT.test(value)) constants.set(value, value);
   return value;
-}
-
-/** A placement's own frozen copy, sharing its strings (index keys are often the longest strings of a record). */
-function placementCopy(placement: Placement): Placement {
-  if (placement.keys === undefined) return { scope: placement.scope };
-  // Built by assignment: a frozen spread copy got a hidden class of its own (120 bytes) in V8.
-  const keys: Record<string, string> = {};
-  for (const index of Object.keys(placement.keys)) keys[index] = placement.keys[index] as string;
-  return { scope: placement.scope, keys: Object.freeze(keys) };
 }
 
 function nestedGet<V>(map: Map<string, Map<string, V>>, outer: string, inner: string): V | undefined {
@@ -503,7 +579,7 @@ export class Overlay implements StoreTransaction {
     if (previous) this.dropKeys(previous);
     else this.addToScope(collection, placement.scope, record.id);
     for (const [index, key] of Object.entries(placement.keys ?? {})) nestedSet(this.indexWrites, index, key, record.id);
-    nestedSet(this.writes, collection, record.id, new Entry(record.id, frozenCopy(record), placementCopy(placement)));
+    nestedSet(this.writes, collection, record.id, Entry.of(record.id, frozenCopy(record), placement));
   }
 
   async delete(collection: string, id: string): Promise<void> {
@@ -526,10 +602,7 @@ export class Overlay implements StoreTransaction {
   }
 
   private dropKeys(entry: Entry): void {
-    if (entry.keys !== undefined)
-      for (const index of Object.keys(entry.keys)) {
-        nestedSet(this.indexWrites, index, entry.keys[index] as string, null);
-      }
+    entry.forEachKey((index, key) => nestedSet(this.indexWrites, index, key, null));
   }
 
   private addToScope(collection: string, scope: string, id: string): void {

@@ -2,7 +2,7 @@
  * The storage contract: every adapter runs this suite (`runStoreContract(name, open)`).
  */
 import { describe, expect, it } from "vitest";
-import { type Store, type StoreTransaction, UniqueKeyViolation } from "../../src/storage/store.js";
+import { type ListOptions, type Store, type StoreTransaction, UniqueKeyViolation } from "../../src/storage/store.js";
 import { expectCustodyError } from "../support/custody-error.js";
 
 /** Opens a fresh, empty store. */
@@ -283,6 +283,58 @@ export function runStoreContract(name: string, open: OpenStore, options: Contrac
         expect((await r.list("things", "other")).map((x) => x.id)).toEqual([pad(100)]);
         expect(await r.list("things", "missing")).toEqual([]);
       });
+      await store.close();
+    });
+
+    it("lists a scope as it grows from one record to several and shrinks back to none", async () => {
+      const store = await open();
+      const listed = async (options?: ListOptions) =>
+        store.read(async (r) => (await r.list("things", "few", options)).map((x) => x.id));
+      const put = (id: string) => store.transaction(async (tx) => tx.put("things", { id }, { scope: "few" }));
+      const drop = (id: string) => store.transaction(async (tx) => tx.delete("things", id));
+      await put("m");
+      expect(await listed()).toEqual(["m"]);
+      expect(await listed({ after: "m" })).toEqual([]);
+      expect(await listed({ before: "n", order: "desc" })).toEqual(["m"]);
+      await drop("m");
+      expect(await listed()).toEqual([]);
+      await put("m");
+      await put("z");
+      await put("a");
+      expect(await listed()).toEqual(["a", "m", "z"]);
+      await drop("m");
+      await drop("z");
+      expect(await listed()).toEqual(["a"]);
+      await drop("a");
+      expect(await listed()).toEqual([]);
+      await put("b");
+      await store.transaction(async (tx) => {
+        await tx.put("things", { id: "b", v: 2 }, { scope: "few" });
+        expect((await tx.list("things", "few")).map((x) => x.id)).toEqual(["b"]);
+      });
+      expect(await listed()).toEqual(["b"]);
+      await store.close();
+    });
+
+    it("keeps every index key of a record placed under several, and none for an empty key set", async () => {
+      const store = await open();
+      await store.transaction(async (tx) => {
+        await tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "alpha", byCode: "A" } });
+        await tx.put("things", { id: "b" }, { scope: "s", keys: {} });
+      });
+      await store.read(async (r) => {
+        expect(await r.lookup("byName", "alpha")).toBe("a");
+        expect(await r.lookup("byCode", "A")).toBe("a");
+      });
+      await store.transaction(async (tx) => tx.put("things", { id: "a" }, { scope: "s", keys: { byName: "beta" } }));
+      await store.read(async (r) => {
+        expect(await r.lookup("byName", "alpha")).toBeUndefined();
+        expect(await r.lookup("byCode", "A")).toBeUndefined();
+        expect(await r.lookup("byName", "beta")).toBe("a");
+        expect((await r.list("things", "s")).map((x) => x.id)).toEqual(["a", "b"]);
+      });
+      await store.transaction(async (tx) => tx.delete("things", "a"));
+      await store.read(async (r) => expect(await r.lookup("byName", "beta")).toBeUndefined());
       await store.close();
     });
 

@@ -235,6 +235,16 @@ describe("pack and unpack", () => {
     );
   });
 
+  it("start with a tag below U+0020, never `{`: an entry tells a packed record from a reopened record's JSON text by it", () => {
+    fc.assert(
+      fc.property(record, ({ record: one, seeds }) => {
+        const packed = pack(one, seeds);
+        if (packed !== undefined) expect(packed.charCodeAt(0)).toBeLessThan(0x20);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("give back bodies cut by a remembered template when their values move, vanish or repeat its fixed parts", () => {
     const org = "01a21d1b-6a69-7000-b9f1-c07b010dd21f";
     const address = "0xa1e42f72ad58983be4cd3e09cede16108489df57";

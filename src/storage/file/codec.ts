@@ -55,7 +55,7 @@ export function decodePut(value: unknown, where: { file: string; offset: number 
     collection,
     id: record.id,
     // Frozen like every record the store hands out: reads return the stored object itself.
-    entry: new Entry(
+    entry: Entry.of(
       record.id,
       deepFreezeBranded(record) as StoredRecord,
       checkPlacement(collection, record.id, placement, where),

@@ -97,7 +97,7 @@ function readPut(text: string, at: number, out: Change[], where: FramePlace): nu
     out.push({
       collection,
       id,
-      entry: new Entry(id, text.slice(recordAt, recordEnd), checkPlacement(collection, id, placement, where)),
+      entry: Entry.of(id, text.slice(recordAt, recordEnd), checkPlacement(collection, id, placement, where)),
     });
   }
   return placementEnd + 1;
