@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { FileStore } from "../dist/file.js";
 import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
 import { BenchReport, type Workload } from "./harness.js";
-import { apiKeyPair } from "./support.js";
+import { benchOrganization } from "./support.js";
 
 const report = new BenchReport("durability");
 const directories: string[] = [];
@@ -20,16 +20,7 @@ const keyEncryptionKey = new Uint8Array(32).fill(7);
 
 async function tagWorkload(store: Store, label: string, inFlight: number): Promise<Workload> {
   const engine = new CustodyEngine({ store, keyEncryptionKey });
-  const { organizationId, rootUserIds } = await engine.createOrganization({
-    organizationName: "bench",
-    rootUsers: [
-      {
-        userName: "root",
-        apiKeys: [{ apiKeyName: "k", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
-      },
-    ],
-  });
-  const root = engine.as({ userId: rootUserIds[0] as string });
+  const { organizationId, root } = await benchOrganization(engine);
   let next = 0;
   return {
     label,

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { FileStore } from "../dist/file.js";
 import { CustodyEngine } from "../dist/index.js";
 import { BenchReport } from "./harness.js";
-import { apiKeyPair } from "./support.js";
+import { benchOrganization } from "./support.js";
 
 const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -49,16 +49,7 @@ async function writeStore(): Promise<void> {
   const keyEncryptionKey = new Uint8Array(32).fill(9);
   const written = await FileStore.open(directory);
   const engine = new CustodyEngine({ store: written, keyEncryptionKey });
-  const { organizationId, rootUserIds } = await engine.createOrganization({
-    organizationName: "bench",
-    rootUsers: [
-      {
-        userName: "root",
-        apiKeys: [{ apiKeyName: "k", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
-      },
-    ],
-  });
-  const root = engine.as({ userId: rootUserIds[0] as string });
+  const { organizationId, root } = await benchOrganization(engine);
   let next = 0;
   await Promise.all(
     Array.from({ length: 64 }, async () => {

@@ -14,6 +14,23 @@ export function apiKeyPair(): { publicKey: string; privateKey: string } {
   return { privateKey: bytesToHex(secret), publicKey: bytesToHex(p256.getPublicKey(secret, true)) };
 }
 
+/** An organization named "bench" with one root user holding a fresh P-256 API key, and the engine acting as it. */
+export async function benchOrganization(
+  engine: CustodyEngine,
+): Promise<{ organizationId: string; rootUserId: string; root: CustodyEngine }> {
+  const { organizationId, rootUserIds } = await engine.createOrganization({
+    organizationName: "bench",
+    rootUsers: [
+      {
+        userName: "root",
+        apiKeys: [{ apiKeyName: "root", publicKey: apiKeyPair().publicKey, curveType: "API_KEY_CURVE_P256" }],
+      },
+    ],
+  });
+  const rootUserId = rootUserIds[0] as string;
+  return { organizationId, rootUserId, root: engine.as({ userId: rootUserId }) };
+}
+
 /** What {@link signingOrganization} builds. */
 export interface SigningOrganization {
   engine: CustodyEngine;
@@ -66,18 +83,7 @@ export async function signingOrganization(
   condition: ConditionShape = EQUALITY_CONDITION,
 ): Promise<SigningOrganization> {
   const engine = new CustodyEngine(options);
-  const rootKey = apiKeyPair();
-  const { organizationId, rootUserIds } = await engine.createOrganization({
-    organizationName: "bench",
-    rootUsers: [
-      {
-        userName: "root",
-        apiKeys: [{ apiKeyName: "root", publicKey: rootKey.publicKey, curveType: "API_KEY_CURVE_P256" }],
-      },
-    ],
-  });
-  const rootUserId = rootUserIds[0] as string;
-  const root = engine.as({ userId: rootUserId });
+  const { organizationId, rootUserId, root } = await benchOrganization(engine);
   const signerKey = apiKeyPair();
   const { activity: users } = await root.createUsers({
     organizationId,

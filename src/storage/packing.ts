@@ -337,14 +337,7 @@ class Packing {
   /** Writes a value's `text`, met at `slot`: a reference to an equal string before it, its parts, or itself. */
   private string(text: string, slot: number): void {
     const length = text.length;
-    if (length >= SIBLING_MIN) {
-      const sibling = this.siblingOf(text);
-      if (sibling >= 0) {
-        writer.byte(Tag.Sibling);
-        writer.varint(sibling);
-        return;
-      }
-    }
+    if (length >= SIBLING_MIN && this.wroteSibling(text)) return;
     // A long hex value (a `0x` payload, a signature) is one value, not text to cut into parts.
     if (length < COMPOSITE_MIN || (!this.prefixedHex(text, length) && !this.cut(text, slot))) this.plain(text);
     if (length >= SIBLING_MIN) this.siblings.push(text);
@@ -353,16 +346,18 @@ class Packing {
   /** Writes text that is not cut into parts (a key, a part of a long string, a hex prefix). */
   private part(text: string): void {
     const length = text.length;
-    if (length >= SIBLING_MIN) {
-      const sibling = this.siblingOf(text);
-      if (sibling >= 0) {
-        writer.byte(Tag.Sibling);
-        writer.varint(sibling);
-        return;
-      }
-    }
+    if (length >= SIBLING_MIN && this.wroteSibling(text)) return;
     this.plain(text);
     if (length >= SIBLING_MIN) this.siblings.push(text);
+  }
+
+  /** Writes a reference to an equal string met before in this record, when there is one; says whether it did. */
+  private wroteSibling(text: string): boolean {
+    const sibling = this.siblingOf(text);
+    if (sibling < 0) return false;
+    writer.byte(Tag.Sibling);
+    writer.varint(sibling);
+    return true;
   }
 
   private siblingOf(text: string): number {
