@@ -8,7 +8,9 @@
  * INSERTs from 32 clients; 32 submitters over 8 organizations against 32 on one (what partitions add); two
  * processes on one schema against one (each process an instance with its own pool and 32 submitters over the
  * same 8 organizations, `postgres-instance.ts`); MemoryStore beside PostgresStore for scale; and the statements
- * and round trips one activity costs (counted through the store's pool).
+ * and round trips one activity costs (counted through the store's pool). What bounds the rates is told beside
+ * them: CPU per activity in the engine's process and on the rest of the machine (the server's backends) next to
+ * the same for one raw INSERT, and how busy the machine's cores were with one instance process and with two.
  *
  * Needs a PostgreSQL server: `CUSTODIAN_PG_URL`, else `postgres://postgres@127.0.0.1:5432/test`; without one it
  * prints why and measures nothing. Each run uses schemas of its own, dropped at the end.
@@ -20,7 +22,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
 import { PostgresStore, type SqlPool } from "../dist/postgres.js";
-import { BenchReport, ROUND_MS, ROUNDS, type Workload } from "./harness.js";
+import { cpuSpent } from "./cpu-meter.js";
+import { BenchReport, opsPerSecond, ROUND_MS, ROUNDS, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
 
 const url = process.env.CUSTODIAN_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -157,6 +160,44 @@ async function costPerActivity(activities: number): Promise<{ roundTrips: number
   return { roundTrips: counts.roundTrips / activities, statements: counts.statements / activities };
 }
 
+/** CPU per committed operation of `workload` over `ms`: in this process, and on the rest of the machine. */
+async function cpuPerOperation(workload: Workload, ms: number) {
+  const { result: rate, cpu } = await cpuSpent(() => opsPerSecond(workload, ms));
+  const operations = (rate * cpu.wallMs) / 1000;
+  return { processMs: cpu.processMs / operations, othersMs: cpu.othersMs / operations, busy: cpu.machineBusy };
+}
+
+/**
+ * What bounds the 32-submitter row: CPU per activity in the engine's process and on the rest of the machine
+ * (the PostgreSQL server's backends), beside the same for one raw INSERT, and how busy the machine's cores were.
+ */
+async function cpuCost(store: Workload, raw: Workload): Promise<void> {
+  const stores: Awaited<ReturnType<typeof cpuPerOperation>>[] = [];
+  const raws: Awaited<ReturnType<typeof cpuPerOperation>>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    raws.push(await cpuPerOperation(raw, ROUND_MS));
+    stores.push(await cpuPerOperation(store, ROUND_MS));
+  }
+  report.measured(
+    "PostgresStore, CPU per activity in the engine's process, 32 submitters over 8 organizations",
+    { label: "engine process", samples: stores.map((cost) => cost.processMs) },
+    { label: "raw INSERT client process", samples: raws.map((cost) => cost.processMs) },
+    "ms",
+  );
+  report.measured(
+    "PostgresStore, CPU per activity on the rest of the machine (the PostgreSQL server), 32 submitters over 8 organizations",
+    { label: "PostgreSQL server", samples: stores.map((cost) => cost.othersMs) },
+    { label: "for a raw INSERT", samples: raws.map((cost) => cost.othersMs) },
+    "ms",
+  );
+  report.measured(
+    "PostgresStore, machine CPU busy, 32 submitters over 8 organizations",
+    { label: "busy", samples: stores.map((cost) => cost.busy * 100) },
+    { label: "all cores", samples: [100] },
+    "%",
+  );
+}
+
 /** Starts an instance process on `schema` and waits until its engine is open. */
 async function instance(schema: string, organizations: { organizationId: string; userId: string }[]) {
   const child = fork(new URL("./postgres-instance.ts", import.meta.url).pathname, [url, schema], {
@@ -191,10 +232,15 @@ async function processes(): Promise<void> {
   await Promise.all([first.rate(ROUND_MS / 2, 32), second.rate(ROUND_MS / 2, 32)]);
   const one: number[] = [];
   const two: number[] = [];
+  const busyOne: number[] = [];
+  const busyTwo: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    one.push(await first.rate(ROUND_MS, 32));
-    const rates = await Promise.all([first.rate(ROUND_MS, 32), second.rate(ROUND_MS, 32)]);
-    two.push(rates[0] + rates[1]);
+    const single = await cpuSpent(() => first.rate(ROUND_MS, 32));
+    one.push(single.result);
+    busyOne.push(single.cpu.machineBusy * 100);
+    const both = await cpuSpent(() => Promise.all([first.rate(ROUND_MS, 32), second.rate(ROUND_MS, 32)]));
+    two.push(both.result[0] + both.result[1]);
+    busyTwo.push(both.cpu.machineBusy * 100);
   }
   report.measured(
     "PostgresStore, two processes on one schema vs one, 32 submitters each over 8 organizations",
@@ -202,6 +248,13 @@ async function processes(): Promise<void> {
     { label: "one process", samples: one },
     "ops/s",
     { op: ">=", value: 1.6 },
+  );
+  // A second process can only add what the first leaves of the machine's cores.
+  report.measured(
+    "PostgresStore, machine CPU busy: one process vs two, 32 submitters each over 8 organizations",
+    { label: "one process", samples: busyOne },
+    { label: "two processes", samples: busyTwo },
+    "%",
   );
   for (const child of instances) child.send({ stop: true });
 }
@@ -226,12 +279,20 @@ try {
     await rawInserts(1),
     { op: ">=", value: 0.25 },
   );
+  const eightOrganizations = await tagWorkload(
+    await postgres(),
+    "PostgresStore, 32 submitters, 8 organizations",
+    32,
+    8,
+  );
+  const rawFromThirtyTwo = await rawInserts(32);
   await report.compare(
     "PostgresStore, 32 submitters over 8 organizations vs raw INSERT, 32 clients",
-    await tagWorkload(await postgres(), "PostgresStore, 32 submitters, 8 organizations", 32, 8),
-    await rawInserts(32),
+    eightOrganizations,
+    rawFromThirtyTwo,
     { op: ">=", value: 0.25 },
   );
+  await cpuCost(eightOrganizations, rawFromThirtyTwo);
   await report.compare(
     "PostgresStore, 32 submitters: 8 organizations vs 1",
     await tagWorkload(await postgres(), "8 organizations", 32, 8),
