@@ -126,8 +126,8 @@ become sub-organizations of the dev organization), prints each one-time code it 
 messages at GET /dev/outbox under the console's rules (loopback, and the console token or a root stamp):
 no mail or SMS leaves the machine.
 
-The server favours a small memory footprint over peak speed: it sets V8's --optimize-for-size (run node with
---no-optimize-for-size to keep V8's default).
+The server favours a small memory footprint over peak speed: it sets V8's --optimize-for-size (run it as
+node --no-optimize-for-size .../cli.js serve to keep V8's default).
 `;
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -300,12 +300,11 @@ async function startEngine(
 }
 
 /**
- * Whether the dev server asks V8 to favour a small heap: yes, unless the operator ran node with
- * `--no-optimize-for-size` (on its command line or in NODE_OPTIONS) to keep V8's default.
+ * Whether the dev server asks V8 to favour a small heap: yes, unless node was run with `--no-optimize-for-size` to
+ * keep V8's default (node refuses that flag in NODE_OPTIONS, so only its command line can say it).
  */
-export function favoursSmallHeap(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  const given = [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
-  return !given.some((flag) => /^--no[-_]optimize[-_]for[-_]size$/.test(flag));
+export function favoursSmallHeap(execArgv: readonly string[]): boolean {
+  return !execArgv.some((flag) => /^--no[-_]optimize[-_]for[-_]size$/.test(flag));
 }
 
 /**
@@ -317,7 +316,7 @@ export function favoursSmallHeap(execArgv: readonly string[], nodeOptions: strin
  * embedding host keeps its own V8 settings).
  */
 function favourSmallHeap(): void {
-  if (favoursSmallHeap(process.execArgv, process.env.NODE_OPTIONS)) setFlagsFromString("--optimize-for-size");
+  if (favoursSmallHeap(process.execArgv)) setFlagsFromString("--optimize-for-size");
 }
 
 export async function serve(argv: string[]): Promise<void> {
@@ -396,7 +395,6 @@ export async function serve(argv: string[]): Promise<void> {
   const allowedOrigins = allowedOriginsOf(values["proxy-origin"]);
   const rateLimits = rateLimitsOf(values["proxy-limit"]);
   const trustedProxies = trustedProxiesOf(values["trusted-proxy"]);
-  favourSmallHeap();
   const logger = createLogger({ format: logFormat, quiet: values.quiet, colour: wantsColour(process.stdout) });
   // Development only: each one-time code is printed, so a developer can log in without a mail server.
   const outbox = new MemoryOutbox({
@@ -491,6 +489,8 @@ export async function serve(argv: string[]): Promise<void> {
     throw error;
   }
   const { engine, storage, credentials, seeded } = started;
+  // Once started: the start's own work (compiling the modules it loads) runs with V8's defaults.
+  favourSmallHeap();
   frames.serve({ signerPublicKey: await engine.signerPublicKey() });
 
   const consoleToken = randomBytes(24).toString("base64url");
