@@ -45,6 +45,11 @@ export class PgTransaction implements StoreTransaction {
   private readonly deletedScopes = new Map<string, string>();
   /** `pairKey(collection, id)` → the record as this transaction last read or wrote it (undefined: none). */
   private readonly records = new Map<string, Promise<StoredRecord | undefined>>();
+  /**
+   * `pairKey(collection, id)` → the body this transaction last put there, parsed into {@link records} only if the
+   * transaction reads it back (most puts are never read in their transaction). A key is in one map or the other.
+   */
+  private readonly written = new Map<string, string>();
   /** `pairKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
   private readonly keys = new Map<string, Promise<string | undefined>>();
   /** Collection → listing (scope and options) → its records, until the transaction writes the collection. */
@@ -233,7 +238,15 @@ export class PgTransaction implements StoreTransaction {
     // Checked here too: a remembered row must not outlive its transaction.
     this.assertOpen();
     if (holdsNul(id)) return undefined;
-    return remembered(this.records, pairKey(collection, id), async () => {
+    const at = pairKey(collection, id);
+    const body = this.written.get(at);
+    if (body !== undefined) {
+      this.written.delete(at);
+      const record = Promise.resolve(decodeRecord(body));
+      this.records.set(at, record);
+      return record;
+    }
+    return remembered(this.records, at, async () => {
       const rows = await this.read(["get", collection, id, null, null, null]);
       return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
     });
@@ -338,7 +351,9 @@ export class PgTransaction implements StoreTransaction {
 
   /** Remembers a put record and its keys as the server now holds them. */
   private remember(collection: string, id: string, body: string, keys: readonly [string, string][]): void {
-    this.records.set(pairKey(collection, id), Promise.resolve(decodeRecord(body)));
+    const at = pairKey(collection, id);
+    this.records.delete(at);
+    this.written.set(at, body);
     for (const [index, key] of keys) this.keys.set(pairKey(index, key), Promise.resolve(id));
   }
 
@@ -349,6 +364,7 @@ export class PgTransaction implements StoreTransaction {
       `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
       [collection, id],
     );
+    this.written.delete(pairKey(collection, id));
     this.records.set(pairKey(collection, id), Promise.resolve(undefined));
     this.lists.delete(collection);
     if (!rows[0]) return;
@@ -432,10 +448,11 @@ function literal(value: unknown): string {
 function arrayElement(value: unknown): string {
   if (value === null) return "NULL";
   if (typeof value !== "string") throw new TypeError(`PostgresStore: cannot write ${typeof value} into an array`);
-  return `"${value.replace(ARRAY_SPECIAL, "\\$&")}"`;
+  return ARRAY_SPECIAL_TEST.test(value) ? `"${value.replace(ARRAY_SPECIAL, "\\$&")}"` : `"${value}"`;
 }
 
 const ARRAY_SPECIAL = /["\\]/g;
+const ARRAY_SPECIAL_TEST = /["\\]/;
 
 function scopeMove(collection: string, id: string, from: string, to: string): CustodyError {
   return new CustodyError(
