@@ -23,12 +23,7 @@ const schema = `cpu_${randomBytes(6).toString("hex")}`;
 
 const counts = { roundTrips: 0, statements: 0, bytes: 0 };
 let logging = false;
-const inner = new pg.Pool({
-  connectionString: url,
-  application_name: application,
-  max: 10,
-  options: process.env.BENCH_PG_OPTIONS,
-});
+const inner = new pg.Pool({ connectionString: url, application_name: application, max: 10 });
 const pool: SqlPool = {
   async connect() {
     const session = await inner.connect();
@@ -62,9 +57,6 @@ async function backendTicks(): Promise<number> {
 }
 
 const store = await PostgresStore.open(pool, { schema, endPoolOnClose: true });
-if (process.env.BENCH_EXPERIMENT)
-  for (const sql of process.env.BENCH_EXPERIMENT.split(";;"))
-    await admin.query(sql.replaceAll("SCHEMA", `"${schema}"`));
 const engine = new CustodyEngine({ store, keyEncryptionKey: new Uint8Array(32).fill(7) });
 await engine.open();
 const views: { organizationId: string; root: CustodyEngine }[] = [];
