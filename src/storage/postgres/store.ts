@@ -69,6 +69,11 @@ export class PostgresStore implements Store {
   private closed = false;
   /** This object's write transactions waiting for their turn (see the class comment). */
   private readonly writers = new WriterTurns();
+  /**
+   * Partition → its writer's lock statements, built once (they hash the partition and write its values into
+   * text); cleared when it reaches {@link LOCKS_KEPT} partitions, so it stays small whatever the tree count.
+   */
+  private readonly locksByPartition = new Map<string | undefined, WriterLocks>();
 
   private constructor(
     private readonly pool: SqlPool,
@@ -172,6 +177,16 @@ export class PostgresStore implements Store {
    * exclusively, always in that order, so waiting writers never deadlock.
    */
   private writerLocks(partition: string | undefined): WriterLocks {
+    let locks = this.locksByPartition.get(partition);
+    if (locks === undefined) {
+      if (this.locksByPartition.size >= LOCKS_KEPT) this.locksByPartition.clear();
+      locks = this.buildWriterLocks(partition);
+      this.locksByPartition.set(partition, locks);
+    }
+    return locks;
+  }
+
+  private buildWriterLocks(partition: string | undefined): WriterLocks {
     // The same statements with their values written in, for a query of several statements (which takes none):
     // numbers, and the schema's quoted name, which holds only letters, digits and `_`.
     const literal = (statement: Statement): string =>
@@ -374,6 +389,9 @@ export class PostgresStore implements Store {
 
 /** The first key of the writers' advisory lock (the second is the schema's hash): "cust" in ASCII. */
 const WRITER_LOCK_CLASS = 0x63757374;
+/** Partitions whose lock statements a store keeps built (see `PostgresStore.locksByPartition`). */
+const LOCKS_KEPT = 1024;
+
 /** Conflicting attempts after which a partitioned writer runs alone (see `withRetries`). */
 const ALONE_AFTER = 3;
 

@@ -45,6 +45,11 @@ export class PgTransaction implements StoreTransaction {
   private readonly deletedScopes = new Map<string, string>();
   /** `pairKey(collection, id)` → the record as this transaction last read or wrote it (undefined: none). */
   private readonly records = new Map<string, Promise<StoredRecord | undefined>>();
+  /**
+   * `pairKey(collection, id)` → the body this transaction last put there, parsed into {@link records} only if the
+   * transaction reads it back (most puts are never read in their transaction). A key is in one map or the other.
+   */
+  private readonly written = new Map<string, string>();
   /** `pairKey(index, key)` → the id holding the key as this transaction last read or wrote it. */
   private readonly keys = new Map<string, Promise<string | undefined>>();
   /** Collection → listing (scope and options) → its records, until the transaction writes the collection. */
@@ -53,8 +58,11 @@ export class PgTransaction implements StoreTransaction {
   private queue: Promise<unknown> = Promise.resolve();
   /** Reads asked for since the session's last statement was queued: they go to the server as one statement. */
   private batch: PendingRead[] | undefined;
-  /** Deferred puts not yet handed to a statement, in call order (their values written into the text). */
-  private unsent: string[] = [];
+  /**
+   * Deferred puts not yet handed to a statement, in call order: the `put_many` arguments of each (collection, id,
+   * scope, key count, then index names and keys alternating) and its body.
+   */
+  private unsent: { put: string[]; body: string }[] = [];
 
   constructor(
     private readonly session: SqlSession,
@@ -87,11 +95,16 @@ export class PgTransaction implements StoreTransaction {
     return opening;
   }
 
-  /** The deferred puts not handed to a statement yet, now taken to be sent before it. */
+  /**
+   * The deferred puts not handed to a statement yet, now taken to be sent before it: one call of `put_many` (see
+   * `migrations.ts`), its values written into the text, or nothing.
+   */
   private takeUnsent(): string[] {
     const unsent = this.unsent;
+    if (unsent.length === 0) return [];
     this.unsent = [];
-    return unsent;
+    const bodies = unsent.map(({ body }) => quoted(body)).join(", ");
+    return [`SELECT ${this.schema}.put_many(${literal(unsent.flatMap(({ put }) => put))}, ${bodies})`];
   }
 
   private assertOpen(): void {
@@ -225,7 +238,15 @@ export class PgTransaction implements StoreTransaction {
     // Checked here too: a remembered row must not outlive its transaction.
     this.assertOpen();
     if (holdsNul(id)) return undefined;
-    return remembered(this.records, pairKey(collection, id), async () => {
+    const at = pairKey(collection, id);
+    const body = this.written.get(at);
+    if (body !== undefined) {
+      this.written.delete(at);
+      const record = Promise.resolve(decodeRecord(body));
+      this.records.set(at, record);
+      return record;
+    }
+    return remembered(this.records, at, async () => {
       const rows = await this.read(["get", collection, id, null, null, null]);
       return rows[0] ? decodeRecord(rows[0].body as string) : undefined;
     });
@@ -275,10 +296,25 @@ export class PgTransaction implements StoreTransaction {
       throw scopeMove(collection, record.id, deletedScope, placement.scope);
     }
     const keys = Object.entries(placement.keys ?? {});
-    // One call of `put_record` (see `migrations.ts`) checks the keys, writes the record unless a key is held or
-    // a record with this id sits in another scope, and then its keys, so a refused put leaves the transaction as
-    // it was.
+    // One call of `put_record`, or for deferred puts one of `put_many` (see `migrations.ts`), checks the keys,
+    // writes the record unless a key is held or a record with this id sits in another scope, and then its keys,
+    // so a refused put leaves the transaction as it was.
     const body = encodeRecord(record);
+    this.lists.delete(collection);
+    if (this.defersWrites) {
+      // Sent with the transaction's next statement, in one call with the puts deferred alongside. A held key or a
+      // move to another scope fails that statement (`refuse_write`), and the store runs the work again with puts
+      // sent at once, which throw here.
+      const put = [collection, record.id, placement.scope, String(keys.length)];
+      for (const [index, key] of keys) put.push(index, key);
+      this.unsent.push({ put, body });
+      this.batch = undefined;
+      // Whether the put replaces a record, whose keys it no longer declares are dropped, is known only to the
+      // server: keys are read again on demand.
+      this.forgetKeys();
+      this.remember(collection, record.id, body, keys);
+      return;
+    }
     const values = [
       collection,
       record.id,
@@ -287,18 +323,6 @@ export class PgTransaction implements StoreTransaction {
       keys.map(([index]) => index),
       keys.map(([, key]) => key),
     ];
-    this.lists.delete(collection);
-    if (this.defersWrites) {
-      // Sent with the transaction's next statement. A held key or a move to another scope fails that statement
-      // (`refuse_write`), and the store runs the work again with puts sent at once, which throw here.
-      this.unsent.push(inline(`SELECT ${this.schema}.put_record(${PUT_ARGUMENTS}, true)`, values));
-      this.batch = undefined;
-      // Whether the put replaces a record, whose keys it no longer declares are dropped, is known only to the
-      // server: keys are read again on demand.
-      this.forgetKeys();
-      this.remember(collection, record.id, body, keys);
-      return;
-    }
     const rows = await this.query(
       `SELECT replaced, held FROM ${this.schema}.put_record(${PUT_ARGUMENTS}, false)`,
       values,
@@ -327,7 +351,9 @@ export class PgTransaction implements StoreTransaction {
 
   /** Remembers a put record and its keys as the server now holds them. */
   private remember(collection: string, id: string, body: string, keys: readonly [string, string][]): void {
-    this.records.set(pairKey(collection, id), Promise.resolve(decodeRecord(body)));
+    const at = pairKey(collection, id);
+    this.records.delete(at);
+    this.written.set(at, body);
     for (const [index, key] of keys) this.keys.set(pairKey(index, key), Promise.resolve(id));
   }
 
@@ -338,6 +364,7 @@ export class PgTransaction implements StoreTransaction {
       `DELETE FROM ${this.schema}.records WHERE collection = $1 AND id = $2 RETURNING scope`,
       [collection, id],
     );
+    this.written.delete(pairKey(collection, id));
     this.records.set(pairKey(collection, id), Promise.resolve(undefined));
     this.lists.delete(collection);
     if (!rows[0]) return;
@@ -405,16 +432,27 @@ const QUOTE = /'/g;
 const BACKSLASH = /\\/g;
 
 /**
- * A value as SQL: null, a whole number as it is, a string quoted by pg (which minds backslashes), an array of
- * strings and nulls as a text array.
+ * A value as SQL: null, a whole number as it is, a string quoted as above, an array of strings and nulls as one
+ * quoted text-array literal (`'{"a",NULL}'::text[]`): the server reads that with one call of `array_in`, where
+ * an `ARRAY[...]` of literals costs it a parse, analysis and constant folding of each element.
  */
 function literal(value: unknown): string {
   if (value === null) return "NULL";
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   if (typeof value === "string") return quoted(value);
-  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(", ")}]::text[]`;
+  if (Array.isArray(value)) return `${quoted(`{${value.map(arrayElement).join(",")}}`)}::text[]`;
   throw new TypeError(`PostgresStore: cannot write ${typeof value} into a statement`);
 }
+
+/** An element of a text-array literal: NULL, or the string double-quoted with `"` and `\` escaped by `\`. */
+function arrayElement(value: unknown): string {
+  if (value === null) return "NULL";
+  if (typeof value !== "string") throw new TypeError(`PostgresStore: cannot write ${typeof value} into an array`);
+  return ARRAY_SPECIAL_TEST.test(value) ? `"${value.replace(ARRAY_SPECIAL, "\\$&")}"` : `"${value}"`;
+}
+
+const ARRAY_SPECIAL = /["\\]/g;
+const ARRAY_SPECIAL_TEST = /["\\]/;
 
 function scopeMove(collection: string, id: string, from: string, to: string): CustodyError {
   return new CustodyError(
