@@ -1,8 +1,10 @@
 /**
- * Resident memory of the dev server (`custodian serve --memory`, the built package) holding a wallet of
- * `BENCH_DEV_ACCOUNTS` accounts (default 100,000) and `BENCH_DEV_ACTIVITIES` signing activities (default 200,000),
- * all made over HTTP by `@turnkey/sdk-server` with the server's root credentials. Target: at most 400 MB (the
- * process's VmRSS, read from /proc once the load is done and the server has been idle for a few seconds).
+ * Resident memory of the dev server (the built package) holding a wallet of `BENCH_DEV_ACCOUNTS` accounts
+ * (default 100,000) and `BENCH_DEV_ACTIVITIES` signing activities (default 200,000), all made over HTTP by
+ * `@turnkey/sdk-server` with the server's root credentials, in each of its two modes: `custodian serve --memory`
+ * (a MemoryStore) and the default `custodian serve` (a durable FileStore in the data directory). Target for each:
+ * at most 400 MB (the process's VmRSS, read from /proc once the load is done and the server has been idle for a
+ * few seconds).
  *
  * Run: `npx tsx bench/dev-server-rss.bench.ts` (Linux only: it reads /proc).
  */
@@ -25,13 +27,13 @@ function residentMb(pid: number): number {
   return kb / 1024;
 }
 
-function start(dataDir: string): { child: ChildProcess; url: Promise<string> } {
+function start(dataDir: string, memory: boolean): { child: ChildProcess; url: Promise<string> } {
   const child = spawn(
     process.execPath,
     [
       new URL("../dist/cli.js", import.meta.url).pathname,
       "serve",
-      "--memory",
+      ...(memory ? ["--memory"] : []),
       "--quiet",
       "--port",
       "0",
@@ -55,79 +57,88 @@ function start(dataDir: string): { child: ChildProcess; url: Promise<string> } {
   return { child, url };
 }
 
-const report = new BenchReport("dev-server-rss");
-const dataDir = mkdtempSync(join(tmpdir(), "custodian-bench-rss-"));
-const server = start(dataDir);
-try {
-  const baseUrl = await server.url;
-  const credentials = JSON.parse(readFileSync(join(dataDir, "memory-root-api-key.json"), "utf8")) as Record<
-    string,
-    string
-  >;
-  const organizationId = credentials.organizationId as string;
-  const client = new Turnkey({
-    apiBaseUrl: baseUrl,
-    apiPublicKey: credentials.apiPublicKey as string,
-    apiPrivateKey: credentials.apiPrivateKey as string,
-    defaultOrganizationId: organizationId,
-  }).apiClient();
-  const pid = server.child.pid as number;
-  const idle = residentMb(pid);
+/**
+ * Loads a dev server started in one mode and reports its VmRSS. `--memory` keeps the row label it always had; the
+ * durable store's row names it.
+ */
+async function measure(memory: boolean): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "custodian-bench-rss-"));
+  const server = start(dataDir, memory);
+  try {
+    const baseUrl = await server.url;
+    // Each mode writes its credentials to a file of its own (see `custodian serve --help`).
+    const credentialsFile = memory ? "memory-root-api-key.json" : "root-api-key.json";
+    const credentials = JSON.parse(readFileSync(join(dataDir, credentialsFile), "utf8")) as Record<string, string>;
+    const organizationId = credentials.organizationId as string;
+    const client = new Turnkey({
+      apiBaseUrl: baseUrl,
+      apiPublicKey: credentials.apiPublicKey as string,
+      apiPrivateKey: credentials.apiPrivateKey as string,
+      defaultOrganizationId: organizationId,
+    }).apiClient();
+    const pid = server.child.pid as number;
+    const idle = residentMb(pid);
 
-  const { walletId, addresses } = await client.createWallet({
-    walletName: "rss",
-    accounts: [
-      {
-        curve: "CURVE_SECP256K1",
-        pathFormat: "PATH_FORMAT_BIP32",
-        path: "m/44'/60'/0'/0/0",
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM",
-      },
-    ],
-  });
-  for (let from = 1; from < ACCOUNTS; from += BATCH) {
-    await client.createWalletAccounts({
-      walletId,
-      accounts: Array.from({ length: Math.min(BATCH, ACCOUNTS - from) }, (_, i) => ({
-        curve: "CURVE_SECP256K1" as const,
-        pathFormat: "PATH_FORMAT_BIP32" as const,
-        path: `m/44'/60'/0'/0/${from + i}`,
-        addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
-      })),
+    const { walletId, addresses } = await client.createWallet({
+      walletName: "rss",
+      accounts: [
+        {
+          curve: "CURVE_SECP256K1",
+          pathFormat: "PATH_FORMAT_BIP32",
+          path: "m/44'/60'/0'/0/0",
+          addressFormat: "ADDRESS_FORMAT_ETHEREUM",
+        },
+      ],
     });
+    for (let from = 1; from < ACCOUNTS; from += BATCH) {
+      await client.createWalletAccounts({
+        walletId,
+        accounts: Array.from({ length: Math.min(BATCH, ACCOUNTS - from) }, (_, i) => ({
+          curve: "CURVE_SECP256K1" as const,
+          pathFormat: "PATH_FORMAT_BIP32" as const,
+          path: `m/44'/60'/0'/0/${from + i}`,
+          addressFormat: "ADDRESS_FORMAT_ETHEREUM" as const,
+        })),
+      });
+    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < ACTIVITIES) {
+          const n = next++;
+          await client.signRawPayload({
+            signWith: addresses[0] as string,
+            payload: `0x${n.toString(16).padStart(64, "0")}`,
+            encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+            hashFunction: "HASH_FUNCTION_NO_OP",
+          });
+        }
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const loaded = residentMb(pid);
+    const mode = memory ? "" : " (default: durable FileStore)";
+    console.log(
+      `dev server RSS${mode}: ${idle.toFixed(0)} MB idle, ${loaded.toFixed(0)} MB with ${ACCOUNTS} accounts and ${ACTIVITIES} activities`,
+    );
+    report.measured(
+      `dev server RSS${mode}, ${ACCOUNTS} accounts + ${ACTIVITIES} activities`,
+      { label: "VmRSS (MB)", samples: [loaded] },
+      { label: `${TARGET_MB} MB`, samples: [TARGET_MB] },
+      "MB",
+      { op: "<=", value: 1 },
+    );
+  } finally {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      const exited = new Promise((resolve) => server.child.once("exit", resolve));
+      server.child.kill("SIGINT");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      while (next < ACTIVITIES) {
-        const n = next++;
-        await client.signRawPayload({
-          signWith: addresses[0] as string,
-          payload: `0x${n.toString(16).padStart(64, "0")}`,
-          encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-          hashFunction: "HASH_FUNCTION_NO_OP",
-        });
-      }
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  const loaded = residentMb(pid);
-  console.log(
-    `dev server RSS: ${idle.toFixed(0)} MB idle, ${loaded.toFixed(0)} MB with ${ACCOUNTS} accounts and ${ACTIVITIES} activities`,
-  );
-  report.measured(
-    `dev server RSS, ${ACCOUNTS} accounts + ${ACTIVITIES} activities`,
-    { label: "VmRSS (MB)", samples: [loaded] },
-    { label: `${TARGET_MB} MB`, samples: [TARGET_MB] },
-    "MB",
-    { op: "<=", value: 1 },
-  );
-} finally {
-  if (server.child.exitCode === null && server.child.signalCode === null) {
-    const exited = new Promise((resolve) => server.child.once("exit", resolve));
-    server.child.kill("SIGINT");
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
 }
+
+const report = new BenchReport("dev-server-rss");
+await measure(true);
+await measure(false);
 report.finish();
