@@ -2,10 +2,10 @@
  * Runs the FileStore's compactions ({@link compact}) on a thread of its own, so building a snapshot takes
  * nothing from the thread that commits. The thread starts for a compaction and stops once none is left: a
  * compaction reads the whole store into the thread's heap, and an idle thread never collects that garbage, so a
- * kept thread held about as much memory as the store's files (1.4 GB of the dev server's 2 GB at 100,000
- * accounts and 200,000 activities). Starting one costs some 30 ms, against seconds of work in each compaction,
- * which happens at most once per `snapshotAfterBytes` of journal. A thread that dies fails the compaction it
- * held (the journal stays the durable truth; the next one starts a new thread).
+ * kept thread held about as much memory as the store's files until the next compaction. Starting one costs some
+ * 30 ms, against seconds of work in each compaction, which happens at most once per `snapshotAfterBytes` of
+ * journal. A thread that dies fails the compaction it held (the journal stays the durable truth; the next one
+ * starts a new thread).
  * Made with `onThread` false (the store's `snapshotThread: false`), it compacts on the calling thread instead,
  * for hosts that cannot start workers.
  *
