@@ -28,6 +28,9 @@ function residentMb(pid: number): number {
 }
 
 function start(dataDir: string, memory: boolean): { child: ChildProcess; url: Promise<string> } {
+  // Without --memory the dev server stores in CUSTODIAN_PG_URL's database when one is set; this row measures its
+  // default store, the durable FileStore in --data.
+  const { CUSTODIAN_PG_URL: _database, ...environment } = process.env;
   const child = spawn(
     process.execPath,
     [
@@ -40,7 +43,7 @@ function start(dataDir: string, memory: boolean): { child: ChildProcess; url: Pr
       "--data",
       dataDir,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: environment },
   );
   let output = "";
   const url = new Promise<string>((resolve, reject) => {
