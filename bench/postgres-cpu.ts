@@ -13,7 +13,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { CustodyEngine } from "../dist/index.js";
-import { PostgresStore, type SqlPool } from "../dist/postgres.js";
+import { PostgresStore } from "../dist/postgres.js";
+import { countingPool } from "./counting-pool.js";
 import { apiKeyPair } from "./support.js";
 
 const url = process.env.CUSTODIAN_PG_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -21,26 +22,15 @@ const [submitters = 1, organizations = 1, activities = 2000] = process.argv.slic
 const application = `custodian_cpu_${process.pid}`;
 const schema = `cpu_${randomBytes(6).toString("hex")}`;
 
-const counts = { roundTrips: 0, statements: 0, bytes: 0 };
 let logging = false;
-const inner = new pg.Pool({ connectionString: url, application_name: application, max: 10 });
-const pool: SqlPool = {
-  async connect() {
-    const session = await inner.connect();
-    return {
-      query: (text: string, values?: unknown[]) => {
-        counts.roundTrips++;
-        counts.statements += text.split("; ").length;
-        counts.bytes += Buffer.byteLength(text) + (values ? Buffer.byteLength(JSON.stringify(values)) : 0);
-        if (logging)
-          console.log(`-- query (${Buffer.byteLength(text)} B)\n${text}\n   values: ${JSON.stringify(values)}`);
-        return session.query(text, values);
-      },
-      release: (destroy?: boolean | Error) => session.release(destroy),
-    };
+const { pool, counts } = countingPool({
+  connectionString: url,
+  applicationName: application,
+  max: 10,
+  onQuery: (text, values) => {
+    if (logging) console.log(`-- query (${Buffer.byteLength(text)} B)\n${text}\n   values: ${JSON.stringify(values)}`);
   },
-  end: () => inner.end(),
-};
+});
 
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();

@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { CustodyEngine, MemoryStore, type Store } from "../dist/index.js";
 import { PostgresStore, type SqlPool } from "../dist/postgres.js";
+import { countingPool } from "./counting-pool.js";
 import { cpuSpent } from "./cpu-meter.js";
 import { BenchReport, opsPerSecond, ROUND_MS, ROUNDS, type Workload } from "./harness.js";
 import { apiKeyPair } from "./support.js";
@@ -127,31 +128,9 @@ async function postgres(pool?: SqlPool): Promise<Store> {
   return store;
 }
 
-/** A pool that counts the queries (round trips) and the statements the store sends through it. */
-function countingPool(): { pool: SqlPool; counts: { roundTrips: number; statements: number } } {
-  const inner = new pg.Pool({ connectionString: url });
-  const counts = { roundTrips: 0, statements: 0 };
-  const pool: SqlPool = {
-    async connect() {
-      const session = await inner.connect();
-      return {
-        query: (text: string, values?: unknown[]) => {
-          counts.roundTrips++;
-          // Only the store's own multi-statement queries (advisory locks with BEGIN and COMMIT) hold "; ".
-          counts.statements += text.split("; ").length;
-          return session.query(text, values);
-        },
-        release: (destroy?: boolean | Error) => session.release(destroy),
-      };
-    },
-    end: () => inner.end(),
-  };
-  return { pool, counts };
-}
-
 /** Statements and round trips per activity, counted over `activities` activities after a warm-up. */
 async function costPerActivity(activities: number): Promise<{ roundTrips: number; statements: number }> {
-  const { pool, counts } = countingPool();
+  const { pool, counts } = countingPool({ connectionString: url });
   const workload = await tagWorkload(await postgres(pool), "counted", 1, 1);
   for (let n = 0; n < 5; n++) await workload.run();
   counts.roundTrips = 0;
