@@ -16,7 +16,8 @@ interface LeasedEntry {
 /** What leases read of a single-process store's committed state. */
 export interface LeasableState {
   entry(collection: string, id: string): LeasedEntry | undefined;
-  scopeIds(collection: string, scope: string): readonly string[];
+  /** The scope's ids in order. Iterated only as far as a claim needs, so a view may merge them lazily. */
+  scopeIds(collection: string, scope: string): Iterable<string>;
 }
 
 interface Lease {

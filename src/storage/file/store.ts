@@ -2,16 +2,15 @@
  * `FileStore`: the durable adapter. All data lives in memory; a journal in one directory is the durable
  * truth, and snapshots bound how much of it is replayed on open.
  *
- * Two copies of the committed state are kept, sharing their (immutable) records. The *head* state takes
- * each commit as soon as its transaction finishes, so the next writer can start (and see it) while the
- * journal flush is still in flight; that is what lets concurrent commits share one fsync. The *durable*
- * state takes each commit only after its flush is on disk, and is what readers see, so no reader ever sees
- * a write that a crash could still take back. The head state is copied from the durable one when the first
- * transaction starts, not at open. A transaction resolves once its commit is durable. Since the
- * journal is written in commit order, a transaction that saw an earlier one's writes is never durable
- * without it.
+ * One committed state is kept, the *head*: it takes each commit as soon as its transaction finishes, so the
+ * next writer can start (and see it) while the journal flush is still in flight; that is what lets concurrent
+ * commits share one fsync. Readers and leases see the *durable view* (see `durable-view.ts`): the head with the
+ * changes of commits still in flight undone, so no reader ever sees a write that a crash could still take back.
+ * A commit shows in the view once its flush is on disk, between two reads, never under one. A transaction
+ * resolves once its commit is durable. Since the journal is written in commit order, a transaction that saw an
+ * earlier one's writes is never durable without it.
  *
- * Snapshots are built on a thread of their own from the files (see `compaction.ts`), not from these states.
+ * Snapshots are built on a thread of their own from the files (see `compaction.ts`), not from the state.
  *
  * @module
  */
@@ -25,12 +24,12 @@ import {
   type Entry,
   Overlay,
   ReaderGate,
-  stateReader,
   warmRecordsOption,
 } from "../memory.js";
 import type { ClaimOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../store.js";
 import { encodeTransaction } from "./codec.js";
 import { Compactor } from "./compactor.js";
+import { DurableView } from "./durable-view.js";
 import { createDirectory } from "./files.js";
 import { FILES } from "./format.js";
 import { Journal } from "./journal.js";
@@ -111,7 +110,7 @@ export class FileStore implements Store {
   private readonly readers = new ReaderGate();
   private readonly leases = new ProcessLeases();
   private queue: Promise<unknown> = Promise.resolve();
-  /** Resolves when every journaled commit so far is applied to the durable state; rejects once a flush failed. */
+  /** Resolves when every journaled commit so far shows in the durable view; rejects once a flush failed. */
   private applied: Promise<void> = Promise.resolve();
   private headSequence: number;
   /** Snapshots run one after another; this is the last one queued. */
@@ -119,8 +118,8 @@ export class FileStore implements Store {
   private autoSnapshotQueued = false;
   private closing: Promise<void> | undefined;
   private failure: CustodyError | undefined;
-  /** The head state, once the first transaction needs it (see {@link FileStore.head}). */
-  private headState: CommittedState | undefined;
+  /** The head state with the in-flight commits undone: what readers and leases see. */
+  private readonly view: DurableView;
   /** Packing the records found at open, in the background; close stops it. */
   private cooling: Promise<void> = Promise.resolve();
 
@@ -129,7 +128,8 @@ export class FileStore implements Store {
     readonly directory: string,
     /** What opening the store found and repaired. */
     readonly recovery: RecoveryReport,
-    private readonly durableState: CommittedState,
+    /** Every commit so far, durable or in flight; transactions work on it. */
+    private readonly head: CommittedState,
     private readonly journal: Journal,
     private readonly lock: DirectoryLock,
     private readonly snapshotAfterBytes: number,
@@ -139,6 +139,7 @@ export class FileStore implements Store {
     private readonly compactor: Compactor,
   ) {
     this.headSequence = recovery.sequence;
+    this.view = new DurableView(head);
   }
 
   /**
@@ -215,12 +216,12 @@ export class FileStore implements Store {
     return result;
   }
 
-  /** Runs `work` against the durable state: commits whose fsync has completed, never one still in flight. */
+  /** Runs `work` against the durable view: commits whose fsync has completed, never one still in flight. */
   async read<T>(work: (reader: StoreReader) => Promise<T>): Promise<T> {
     this.assertOpen();
     await this.readers.enter();
     try {
-      return await work(stateReader(this.durableState));
+      return await work(this.view.reader());
     } finally {
       this.readers.leave();
     }
@@ -236,17 +237,17 @@ export class FileStore implements Store {
   }
 
   /**
-   * Leases records of the durable state (what readers see). Leases are kept in memory only: the directory lock
+   * Leases records of the durable view (what readers see). Leases are kept in memory only: the directory lock
    * keeps every other process out, and a restart finds no instance left to hold one (see `Store.claim`).
    */
   async claim(collection: string, scope: string, options: ClaimOptions): Promise<StoredRecord[]> {
     this.assertOpen();
-    return this.leases.claim(this.durableState, collection, scope, options);
+    return this.leases.claim(this.view, collection, scope, options);
   }
 
   async release(collection: string, ids: readonly string[], owner: string): Promise<void> {
     this.assertOpen();
-    this.leases.release(this.durableState, collection, ids, owner);
+    this.leases.release(this.view, collection, ids, owner);
   }
 
   /** Waits for transactions in flight and a running snapshot, then closes the journal and releases the lock. */
@@ -269,16 +270,9 @@ export class FileStore implements Store {
   }
 
   /**
-   * The head state, copied from the durable one when the first transaction starts: until then no commit has
-   * happened, so the two are equal, and a store opened only to be read never pays for the copy (a large share
-   * of the open's time and garbage).
+   * Runs one transaction in its writer slot; returns once its commit is in the head state (not yet in the durable
+   * view) and the journal queue.
    */
-  private get head(): CommittedState {
-    this.headState ??= this.durableState.clone();
-    return this.headState;
-  }
-
-  /** Runs one transaction in its writer slot; returns once its commit is in the head state and journal queue. */
   private async commit<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Committed<T>> {
     if (this.failure) throw this.failure;
     const overlay = new Overlay(this.head, "FileStore");
@@ -293,13 +287,14 @@ export class FileStore implements Store {
     if (changes.length === 0) return { result, durable: this.applied };
     const text = encodeTransaction(changes);
     if (this.failure) throw this.failure;
-    this.head.apply(changes);
     const sequence = ++this.headSequence;
+    this.view.apply(sequence, changes);
     const flushed = this.journal.append(sequence, text);
     flushed.catch(noop); // observed through `durable` below; this only keeps an early rejection from going unhandled
     const durable = this.applied
       .then(() => flushed)
-      .then(() => this.readers.whenIdle(() => this.durableState.apply(changes)))
+      // A commit whose flush failed is never settled, nor is any after it: the view keeps what was durable.
+      .then(() => this.readers.whenIdle(() => this.view.settle(sequence)))
       .then(() => this.snapshotIfDue());
     durable.catch((error: unknown) => {
       this.failure ??= asCustodyError(error, "FileStore: a commit failed");
