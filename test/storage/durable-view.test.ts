@@ -44,7 +44,10 @@ async function observe(reader: StoreReader): Promise<unknown> {
   const records: Record<string, unknown> = {};
   for (const id of IDS) records[id] = await reader.get("things", id);
   const keys: Record<string, unknown> = {};
-  for (const key of KEYS) keys[key] = await reader.lookup("byKey", key);
+  for (const key of KEYS) {
+    keys[key] = await reader.lookup("byKey", key);
+    keys[`other ${key}`] = await reader.lookup("byOther", key);
+  }
   const lists: Record<string, string[]> = {};
   for (const scope of SCOPES) {
     for (const options of LISTINGS) {
@@ -123,7 +126,13 @@ describe("DurableView: the head with its in-flight commits undone", () => {
             const wanted = next() < 0.2 ? undefined : pick(KEYS);
             const holder = wanted === undefined ? undefined : await tx.lookup("byKey", wanted);
             const key = holder === undefined || holder === id ? wanted : undefined;
-            await tx.put("things", { id, v, scope }, key === undefined ? { scope } : { scope, keys: { byKey: key } });
+            // Some records have a second index, with key strings the first one uses too.
+            const other = next() < 0.3 ? pick(KEYS) : undefined;
+            const otherHolder = other === undefined ? undefined : await tx.lookup("byOther", other);
+            const keys: Record<string, string> = {};
+            if (key !== undefined) keys.byKey = key;
+            if (other !== undefined && (otherHolder === undefined || otherHolder === id)) keys.byOther = other;
+            await tx.put("things", { id, v, scope }, { scope, keys });
           }
         });
         if (changes.length === 0) continue;

@@ -41,22 +41,29 @@ async function holdWrites(): Promise<{ waiting: () => number; release: () => Pro
   const prototype = Object.getPrototypeOf(probe) as { write: Write };
   await probe.close();
   const write = prototype.write;
-  const held: (() => void)[] = [];
-  const spy = vi.spyOn(prototype, "write").mockImplementation(async function (this: unknown, ...args) {
-    await new Promise<void>((resolve) => held.push(resolve));
-    return write.apply(this, args);
+  /** Each held write: `go` lets it start, `done` settles once it has completed. */
+  const held: { go: () => void; done: Promise<unknown> }[] = [];
+  const spy = vi.spyOn(prototype, "write").mockImplementation(function (this: unknown, ...args) {
+    let go!: () => void;
+    const started = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const done = started.then(() => write.apply(this, args));
+    held.push({ go, done: done.catch(() => undefined) });
+    return done;
   });
   restoreWrites = () => {
-    for (const go of held.splice(0)) go();
+    for (const write of held.splice(0)) write.go();
     spy.mockRestore();
   };
   return {
     waiting: () => held.length,
     /** Lets the oldest held write go and waits until what it made durable shows (or the next write is held). */
     release: async () => {
-      const go = held.shift();
-      if (go === undefined) throw new Error("test setup: no write is held");
-      go();
+      const write = held.shift();
+      if (write === undefined) throw new Error("test setup: no write is held");
+      write.go();
+      await write.done;
       for (let n = 0; n < 20 && held.length === 0; n++) await turn();
       await turn();
     },
@@ -265,6 +272,50 @@ describe("FileStore: readers and leases see only durable commits", () => {
       s: [pad(1)],
       t: [pad(2)],
     });
+    restoreWrites?.();
+    await store.close();
+  });
+
+  it("shows a commit whose flush completes under an open read only after that read ends", async () => {
+    const store = await FileStore.open(await tempDirectory());
+    await store.transaction((tx) => putThing(tx, pad(1), 1, "k1"));
+    const writes = await holdWrites();
+    let resolved = false;
+    const inFlight = store
+      .transaction(async (tx) => {
+        await putThing(tx, pad(1), 2, "k1-new");
+        await putThing(tx, pad(2), 2, "k2");
+      })
+      .then(() => {
+        resolved = true;
+      });
+    await flushInFlight(writes);
+    let leave!: () => void;
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const seen: unknown[] = [];
+    const look = async (reader: StoreReader) => [
+      await reader.get("things", pad(1)),
+      await reader.lookup("byKey", "k1"),
+      (await reader.list("things", "s")).map((record) => record.id),
+    ];
+    const reading = store.read(async (reader) => {
+      seen.push(await look(reader));
+      await left;
+      seen.push(await look(reader));
+    });
+    for (let n = 0; n < 5 && seen.length === 0; n++) await turn();
+    await writes.release(); // the flush is on disk; the commit waits for the open read
+    expect(resolved).toBe(false);
+    leave();
+    await reading;
+    await inFlight;
+    const durable = [{ id: pad(1), v: 1, key: "k1" }, pad(1), [pad(1)]];
+    expect(seen).toEqual([durable, durable]);
+    await store.read(async (reader) =>
+      expect(await look(reader)).toEqual([{ id: pad(1), v: 2, key: "k1-new" }, undefined, [pad(1), pad(2)]]),
+    );
     restoreWrites?.();
     await store.close();
   });
