@@ -58,7 +58,7 @@ async function observe(reader: StoreReader): Promise<unknown> {
 }
 
 async function expectSame(view: DurableView, reference: CommittedState, at: string): Promise<void> {
-  expect(await observe(view.reader()), at).toEqual(await observe(stateReader(reference)));
+  expect(await observe(view.reader), at).toEqual(await observe(stateReader(reference)));
   for (const id of IDS) expect(view.entry("things", id), `${at} entry ${id}`).toBe(reference.entry("things", id));
   for (const scope of SCOPES) {
     expect([...view.scopeIds("things", scope)], `${at} scope ${scope}`).toEqual(reference.scopeIds("things", scope));
@@ -88,7 +88,7 @@ describe("DurableView: the head with its in-flight commits undone", () => {
       reference.apply(changes);
       await expectSame(view, reference, `settled ${sequence + 1}`);
     }
-    expect(await view.reader().get("things", pad(1))).toEqual({ id: pad(1), v: 4 });
+    expect(await view.reader.get("things", pad(1))).toEqual({ id: pad(1), v: 4 });
     expect(view.lookup("byKey", "ka")).toBe(pad(1));
   });
 

@@ -76,9 +76,9 @@ async function flushInFlight(writes: { waiting: () => number }): Promise<void> {
   expect(writes.waiting()).toBeGreaterThan(0);
 }
 
+/** A record of the tests: `v` says which commit wrote it; `key`, when it has one, is its `byKey` index key. */
 interface Thing extends StoredRecord {
   v: number;
-  key?: string;
 }
 
 function putThing(tx: StoreTransaction, id: string, v: number, key?: string, scope = "s"): Promise<void> {

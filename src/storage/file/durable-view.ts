@@ -165,15 +165,16 @@ export class DurableView implements LeasableState {
     );
   }
 
-  /** A reader of the durable view. Each call answers in one synchronous step, so it never sees half a settle. */
-  reader(): StoreReader {
-    return {
-      get: async (collection, id) => this.read(collection, id),
-      lookup: async (index, key) => this.lookup(index, key),
-      list: async (collection, scope, options = {}) =>
-        this.listIds(collection, scope, options).map((id) => this.read(collection, id) as StoredRecord),
-    };
-  }
+  /**
+   * A reader of the durable view, one for every read (it holds nothing of its own). Each call answers in one
+   * synchronous step, so it never sees half a settle.
+   */
+  readonly reader: StoreReader = Object.freeze({
+    get: async (collection, id) => this.read(collection, id),
+    lookup: async (index, key) => this.lookup(index, key),
+    list: async (collection, scope, options = {}) =>
+      this.listIds(collection, scope, options).map((id) => this.read(collection, id) as StoredRecord),
+  });
 
   private keySlot(index: string, key: string): KeySlot | undefined {
     return nestedGet(this.keys, index, key);
@@ -199,11 +200,10 @@ export class DurableView implements LeasableState {
     toDurable: Entry | undefined,
     toHead: Entry | undefined,
   ): void {
-    const scope = (entry: Entry | undefined) => entry?.scope;
-    const wasCreated = createdScope(scope(fromDurable), scope(fromHead));
-    const wasDeleted = createdScope(scope(fromHead), scope(fromDurable));
-    const isCreated = createdScope(scope(toDurable), scope(toHead));
-    const isDeleted = createdScope(scope(toHead), scope(toDurable));
+    const wasCreated = createdScope(fromDurable?.scope, fromHead?.scope);
+    const wasDeleted = createdScope(fromHead?.scope, fromDurable?.scope);
+    const isCreated = createdScope(toDurable?.scope, toHead?.scope);
+    const isDeleted = createdScope(toHead?.scope, toDurable?.scope);
     if (wasCreated !== isCreated) {
       if (wasCreated !== undefined) this.unmarkCreated(collection, wasCreated, id);
       if (isCreated !== undefined) nestedSetDefault(this.created, collection, isCreated, () => new Set()).add(id);

@@ -221,7 +221,7 @@ export class FileStore implements Store {
     this.assertOpen();
     await this.readers.enter();
     try {
-      return await work(this.view.reader());
+      return await work(this.view.reader);
     } finally {
       this.readers.leave();
     }
