@@ -79,9 +79,10 @@ export class DurableView implements LeasableState {
     }
     const head = this.head;
     const commit: PendingCommit = { sequence, records: [], keys: [] };
-    // Keys first, read before the head changes: a slot created now starts from the durable value, which is the
-    // head's while no in-flight commit has touched the key. A key may be touched twice (moved between two records
-    // of this commit), so the commit's slots are collected once each.
+    // Slots are made before the head changes: a slot made now starts from the durable value, which is the head's
+    // while no in-flight commit has touched that record or key. A key may be touched twice in one commit (moved
+    // from one of its records to another), so its key slots are collected once each and get the value the head
+    // holds once the whole commit is applied.
     const touched = new Set<KeySlot>();
     const touch = (index: string, key: string) => {
       touched.add(this.keySlot(index, key) ?? this.newKeySlot(index, key, head.lookup(index, key)));
