@@ -170,7 +170,7 @@ export class DurableView implements LeasableState {
    * A reader of the durable view, one for every read (it holds nothing of its own). Each call answers in one
    * synchronous step, so it never sees half a settle.
    */
-  readonly reader: StoreReader = Object.freeze({
+  readonly reader: StoreReader = Object.freeze<StoreReader>({
     get: async (collection, id) => this.read(collection, id),
     lookup: async (index, key) => this.lookup(index, key),
     list: async (collection, scope, options = {}) =>
