@@ -363,8 +363,7 @@ export class CommittedState {
             if ((ids[ids.length - 1] as string) > id) unsorted.add(ids);
             ids.push(id);
           }
-        }
-        else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
+        } else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
       }
       if (entry.warm) this.keepWarm(entry);
     }

@@ -17,7 +17,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { Change } from "../memory.js";
 import { type ChangeSink, JournalReplay, segmentNumbers } from "./recovery.js";
 import { readSnapshot, SnapshotWriter } from "./snapshot.js";

@@ -127,10 +127,7 @@ export async function readSnapshot(
   }
 }
 
-async function readFrames(
-  input: FrameFile,
-  apply: (records: Change[]) => void | Promise<void>,
-): Promise<SnapshotRead> {
+async function readFrames(input: FrameFile, apply: (records: Change[]) => void | Promise<void>): Promise<SnapshotRead> {
   const file = FILES.snapshot;
   const header = checkHeader(await input.header(), SNAPSHOT_MAGIC, file);
   if (!header.ok) throw corrupt(file, 0, header.reason);
