@@ -251,8 +251,9 @@ export class CommittedState {
   private readonly records = new Map<string, Map<string, Entry>>();
   private readonly index = new Map<string, Map<string, string>>();
   /**
-   * collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. A
-   * scope of one record (an activity's evaluations, often) holds its id alone, without an array around it.
+   * collection → scope → ids, sorted (except during a bulk load, see `unsorted`). Nested rather than keyed by a
+   * joined string: no key to build per read. A scope of one record (an activity's evaluations, often) holds its id
+   * alone, without an array around it.
    */
   private readonly scopes = new Map<string, Map<string, string | string[]>>();
   /**

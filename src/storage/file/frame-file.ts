@@ -73,13 +73,9 @@ export class FrameFile {
   private async load(offset: number, length: number): Promise<void> {
     // The bytes already read from `offset` on are kept: frames are read in order, so the next one starts in them.
     const kept = offset >= this.start && offset < this.start + this.filled ? this.start + this.filled - offset : 0;
-    if (length > this.buffer.length) {
-      const grown = Buffer.allocUnsafe(length);
-      this.buffer.copy(grown, 0, offset - this.start, offset - this.start + kept);
-      this.buffer = grown;
-    } else if (kept > 0) {
-      this.buffer.copy(this.buffer, 0, offset - this.start, offset - this.start + kept);
-    }
+    const target = length > this.buffer.length ? Buffer.allocUnsafe(length) : this.buffer;
+    if (kept > 0) this.buffer.copy(target, 0, offset - this.start, offset - this.start + kept);
+    this.buffer = target;
     this.start = offset;
     this.filled = kept;
     const want = Math.min(this.buffer.length, this.size - offset);
