@@ -29,8 +29,8 @@ import {
 } from "./store.js";
 
 /**
- * A committed record with its placement. The record never changes once the entry is built, so two states (and a
- * snapshot being written) can share entries; what changes is only how it is held: as the frozen object, or, once
+ * A committed record with its placement. The record never changes once the entry is built, so two states can
+ * share entries; what changes is only how it is held: as the frozen object, or, once
  * it has gone unread for a while, packed into one string (see `packing.ts`) and decoded again when it is read.
  * A store reopened from its files may also hold a record as its JSON text until it is first read or packed:
  * parsing every record while opening cost more than reading the files, and the objects it built were most of
@@ -251,10 +251,17 @@ export class CommittedState {
   private readonly records = new Map<string, Map<string, Entry>>();
   private readonly index = new Map<string, Map<string, string>>();
   /**
-   * collection → scope → ids, sorted. Nested rather than keyed by a joined string: no key to build per read. A
-   * scope of one record (an activity's evaluations, often) holds its id alone, without an array around it.
+   * collection → scope → ids, sorted (except during a bulk load, see `unsorted`). Nested rather than keyed by a
+   * joined string: no key to build per read. A scope of one record (an activity's evaluations, often) holds its id
+   * alone, without an array around it.
    */
   private readonly scopes = new Map<string, Map<string, string | string[]>>();
+  /**
+   * While loading a store from its files (see {@link beginBulkLoad}): the scope lists that got an id out of order
+   * and are sorted at the end. Records come in file order, which is not id order, and inserting each id in its
+   * place moves the rest of a list that can hold a few hundred thousand ids.
+   */
+  private unsorted: Set<string[]> | undefined;
   /** Entries written or read most recently, oldest first from `warmHead`; beyond `warmRecords` they are packed. */
   private warmEntries: Entry[] = [];
   private warmHead = 0;
@@ -335,7 +342,10 @@ export class CommittedState {
         this.records.get(collection)?.delete(id);
         const ids = nestedGet(this.scopes, collection, previous.scope);
         if (typeof ids !== "string") {
-          if (ids) removeSorted(ids, id);
+          if (ids) {
+            if (this.unsorted?.delete(ids)) ids.sort();
+            removeSorted(ids, id);
+          }
         } else if (ids === id) this.scopes.get(collection)?.delete(previous.scope);
         continue;
       }
@@ -346,8 +356,15 @@ export class CommittedState {
         // A second id makes a list, a literal of two: an empty one's first push reserves room for 17 ids, and
         // many scopes hold two or three records.
         if (ids === undefined) nestedSet(this.scopes, collection, entry.scope, id);
-        else if (typeof ids !== "string") insertSorted(ids, id);
-        else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
+        else if (typeof ids !== "string") {
+          const unsorted = this.unsorted;
+          if (unsorted === undefined) insertSorted(ids, id);
+          else {
+            // A new record's id is in no list yet, so appending keeps the list free of duplicates.
+            if ((ids[ids.length - 1] as string) > id) unsorted.add(ids);
+            ids.push(id);
+          }
+        } else if (ids !== id) nestedSet(this.scopes, collection, entry.scope, ids < id ? [ids, id] : [id, ids]);
       }
       if (entry.warm) this.keepWarm(entry);
     }
@@ -367,13 +384,19 @@ export class CommittedState {
     return copyState;
   }
 
-  /** Every record as a put, in id order within each collection so that re-applying them only appends to scopes. */
-  changes(): Change[] {
-    const out: Change[] = [];
-    for (const [collection, entries] of this.records) {
-      for (const id of [...entries.keys()].sort()) out.push({ collection, id, entry: entries.get(id) as Entry });
-    }
-    return out;
+  /**
+   * Starts loading records in any order: until {@link endBulkLoad}, a new id goes to the end of its scope's list
+   * and the list is sorted later (or at its next removal). Lists are not in order meanwhile, so nothing may read
+   * them.
+   */
+  beginBulkLoad(): void {
+    this.unsorted = new Set();
+  }
+
+  /** Sorts the scope lists that got ids out of order, and returns to keeping each list sorted as it changes. */
+  endBulkLoad(): void {
+    for (const ids of this.unsorted ?? []) ids.sort();
+    this.unsorted = undefined;
   }
 }
 

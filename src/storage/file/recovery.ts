@@ -12,7 +12,7 @@
  */
 import { open, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { CommittedState } from "../memory.js";
+import { type Change, CommittedState } from "../memory.js";
 import { decodeTransaction } from "./codec.js";
 import { writeAll } from "./files.js";
 import {
@@ -26,6 +26,7 @@ import {
   parsePayload,
   readFrame,
 } from "./format.js";
+import { FrameFile } from "./frame-file.js";
 import { decodeFlushText, type FlushChanges, type FramePlace } from "./scan.js";
 import { readSnapshot } from "./snapshot.js";
 
@@ -67,6 +68,8 @@ interface SegmentScan {
 export async function recover(directory: string, warmRecords?: number): Promise<Recovered> {
   await rm(join(directory, FILES.snapshotTemp), { force: true });
   const state = new CommittedState(warmRecords);
+  // Loaded in file order, which is not id order within a scope; the scope lists are sorted once at the end.
+  state.beginBulkLoad();
   const snapshot = await readSnapshot(directory, (records) => state.apply(records));
   const base = snapshot?.sequence ?? 0;
 
@@ -94,6 +97,7 @@ export async function recover(directory: string, warmRecords?: number): Promise<
     }
   }
 
+  state.endBulkLoad();
   const lastNumber = numbers[numbers.length - 1] ?? 0;
   return {
     state,
@@ -119,6 +123,11 @@ export async function segmentNumbers(directory: string): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
+/** Where replayed change sets go: the state being rebuilt, or a compaction's pass over them. */
+export interface ChangeSink {
+  apply(changes: Change[]): void;
+}
+
 /**
  * Applies journal segments, oldest first, on top of a snapshot taken at sequence `base`: every transaction
  * must follow the one before it, and those the snapshot already holds (written to the segment that was
@@ -131,7 +140,7 @@ export class JournalReplay {
   replayed = 0;
 
   constructor(
-    private readonly state: CommittedState,
+    private readonly sink: ChangeSink,
     private readonly base: number,
   ) {}
 
@@ -142,30 +151,58 @@ export class JournalReplay {
 
   /** Applies segment `number`, read as `bytes`; only the journal's last segment (`mayBeTorn`) may end torn. */
   segment(bytes: Buffer, number: number, mayBeTorn: boolean): SegmentScan {
-    const file = FILES.segment(number);
     // Each flush is applied as it is read: the changes of a whole segment never pile up beside the state.
-    return scanSegment(bytes, file, number, mayBeTorn, (offset, payload) => {
-      const where = { file, offset };
-      const flush = decodeFlushText(payload, where) ?? decodeFlush(parsePayload(payload, file, offset), where);
-      for (const [j, changes] of flush.transactions.entries()) {
-        const seq = flush.seq + j;
-        const last = this.last;
-        if (last === undefined ? seq > this.base + 1 : seq !== last + 1) {
-          const expected = last === undefined ? this.base + 1 : last + 1;
-          throw corrupt(
-            file,
-            offset,
-            seq > expected
-              ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
-              : `transaction ${seq} is out of order after ${expected - 1}`,
-          );
-        }
-        this.last = seq;
-        if (seq <= this.base) continue; // written to the new segment before the snapshot was taken
-        this.state.apply(changes);
-        this.replayed++;
+    const file = FILES.segment(number);
+    return scanSegment(bytes, file, number, mayBeTorn, (offset, payload) => this.flush(payload, file, offset));
+  }
+
+  /**
+   * Applies finished segment `number` of `directory`, read a frame at a time (see `frame-file.ts`). A finished
+   * segment is followed by others, so any damage in it is corruption, never a torn tail. `afterFrame` runs after
+   * each frame's transactions are applied.
+   */
+  async finishedSegment(directory: string, number: number, afterFrame?: () => Promise<void>): Promise<void> {
+    const file = FILES.segment(number);
+    const input = await FrameFile.open(join(directory, file));
+    if (input === undefined) throw corrupt(file, undefined, "the segment is missing");
+    try {
+      const header = checkHeader(await input.header(), JOURNAL_MAGIC, file);
+      if (!header.ok) throw corrupt(file, 0, `${header.reason}, in a segment that later segments follow`);
+      if (header.number !== number) throw corrupt(file, 12, `the header names segment ${header.number}`);
+      for (let offset = HEADER_BYTES; offset < input.size; ) {
+        const frame = await input.frame(offset);
+        if (!frame.ok) throw corrupt(file, offset, `${frame.reason}, in a segment that later segments follow`);
+        this.flush(frame.payload, file, offset);
+        await afterFrame?.();
+        offset = frame.next;
       }
-    });
+    } finally {
+      await input.close();
+    }
+  }
+
+  /** Applies the flush framed at `offset` of `file`. */
+  private flush(payload: string, file: string, offset: number): void {
+    const where = { file, offset };
+    const flush = decodeFlushText(payload, where) ?? decodeFlush(parsePayload(payload, file, offset), where);
+    for (const [j, changes] of flush.transactions.entries()) {
+      const seq = flush.seq + j;
+      const last = this.last;
+      if (last === undefined ? seq > this.base + 1 : seq !== last + 1) {
+        const expected = last === undefined ? this.base + 1 : last + 1;
+        throw corrupt(
+          file,
+          offset,
+          seq > expected
+            ? `transactions ${expected} to ${seq - 1} are missing (a journal segment was lost or removed)`
+            : `transaction ${seq} is out of order after ${expected - 1}`,
+        );
+      }
+      this.last = seq;
+      if (seq <= this.base) continue; // written to the new segment before the snapshot was taken
+      this.sink.apply(changes);
+      this.replayed++;
+    }
   }
 }
 

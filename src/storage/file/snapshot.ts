@@ -8,11 +8,14 @@
  * never a torn write. `segment` is the journal segment that was current when it was taken; every earlier
  * segment holds only transactions the snapshot covers.
  *
+ * Both directions go a frame at a time: a {@link SnapshotWriter} takes records one by one and a reader hands
+ * over each frame's records as it reads them, so neither holds the file, or the records of the whole store.
+ *
  * @module
  */
-import { open, readFile, rename } from "node:fs/promises";
+import { type FileHandle, open, rename } from "node:fs/promises";
 import { join } from "node:path";
-import type { Change } from "../memory.js";
+import type { Change, Entry } from "../memory.js";
 import { decodePut, encodeEntryPut } from "./codec.js";
 import { STORE_FILE_MODE, syncDirectory, writeAll } from "./files.js";
 import {
@@ -23,25 +26,14 @@ import {
   FILES,
   HEADER_BYTES,
   parsePayload,
-  readFrame,
   SNAPSHOT_MAGIC,
 } from "./format.js";
+import { FrameFile } from "./frame-file.js";
 import { decodeRecordsText } from "./scan.js";
 
 /** Records per frame: bounded frames keep both writing and reading free of one giant string. */
 const RECORDS_PER_FRAME = 512;
 
-/** What a snapshot holds. */
-export interface Snapshot {
-  /** Sequence number of the last transaction it includes. */
-  sequence: number;
-  /** The journal segment that was current when it was taken. */
-  segment: number;
-  /** Every record, as puts. */
-  records: Change[];
-}
-
-/** Writes `snapshot` durably, replacing the previous one. */
 /** What reading a snapshot found: its place in the journal and how many records it applied. */
 export interface SnapshotRead {
   sequence: number;
@@ -49,51 +41,98 @@ export interface SnapshotRead {
   records: number;
 }
 
-export async function writeSnapshot(directory: string, snapshot: Snapshot): Promise<number> {
-  const temp = join(directory, FILES.snapshotTemp);
-  const handle = await open(temp, "w", STORE_FILE_MODE);
-  let position = 0;
-  try {
-    const write = async (bytes: Buffer) => {
-      await writeAll(handle, bytes, position);
-      position += bytes.length;
-    };
-    await write(encodeHeader(SNAPSHOT_MAGIC, 0));
-    const { sequence, segment, records } = snapshot;
-    await write(encodeFrame(JSON.stringify({ sequence, segment, createdAt: new Date().toISOString() })));
-    for (let at = 0; at < records.length; at += RECORDS_PER_FRAME) {
-      const chunk = records.slice(at, at + RECORDS_PER_FRAME).map(({ collection, entry }) => {
-        return encodeEntryPut(collection, entry as NonNullable<Change["entry"]>);
-      });
-      await write(encodeFrame(`{"records":[${chunk.join(",")}]}`));
-    }
-    await write(encodeFrame(JSON.stringify({ end: true, records: records.length })));
-    await handle.sync();
-  } finally {
-    await handle.close();
+/**
+ * Writes a snapshot durably, replacing the previous one: {@link SnapshotWriter.add} each record (as a put),
+ * then {@link SnapshotWriter.finish}. Records are framed as they come; {@link SnapshotWriter.flush} writes the
+ * frames made so far, so a caller adding many records holds at most a frame or two of them.
+ */
+export class SnapshotWriter {
+  private position = 0;
+  private puts: string[] = [];
+  private framed: Buffer[] = [];
+  private count = 0;
+
+  private constructor(
+    private readonly directory: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Starts the snapshot at `sequence` that names `segment` as the first journal segment still needed. */
+  static async create(directory: string, sequence: number, segment: number): Promise<SnapshotWriter> {
+    const handle = await open(join(directory, FILES.snapshotTemp), "w", STORE_FILE_MODE);
+    const writer = new SnapshotWriter(directory, handle);
+    writer.framed.push(
+      encodeHeader(SNAPSHOT_MAGIC, 0),
+      encodeFrame(JSON.stringify({ sequence, segment, createdAt: new Date().toISOString() })),
+    );
+    return writer;
   }
-  await rename(temp, join(directory, FILES.snapshot));
-  await syncDirectory(directory);
-  return position;
+
+  /** Adds the record of `entry`; a record held as the text it was read as is written as that text. */
+  add(collection: string, entry: Entry): void {
+    this.puts.push(encodeEntryPut(collection, entry));
+    this.count++;
+    if (this.puts.length === RECORDS_PER_FRAME) this.frame();
+  }
+
+  /** Writes the frames made so far. */
+  async flush(): Promise<void> {
+    for (const bytes of this.framed.splice(0)) {
+      await writeAll(this.handle, bytes, this.position);
+      this.position += bytes.length;
+    }
+  }
+
+  /** Ends, fsyncs and renames the snapshot into place; its size in bytes. */
+  async finish(): Promise<number> {
+    try {
+      if (this.puts.length > 0) this.frame();
+      this.framed.push(encodeFrame(JSON.stringify({ end: true, records: this.count })));
+      await this.flush();
+      await this.handle.sync();
+    } finally {
+      await this.handle.close();
+    }
+    await rename(join(this.directory, FILES.snapshotTemp), join(this.directory, FILES.snapshot));
+    await syncDirectory(this.directory);
+    return this.position;
+  }
+
+  /** Closes the unfinished file, after a failure; opening the store or the next snapshot removes it. */
+  async abandon(): Promise<void> {
+    await this.handle.close();
+  }
+
+  private frame(): void {
+    this.framed.push(encodeFrame(`{"records":[${this.puts.join(",")}]}`));
+    this.puts = [];
+  }
 }
 
-/** Reads the snapshot, or `undefined` when there is none yet. */
+/**
+ * Reads the snapshot, handing each frame's records to `apply` as it is read (and waiting for what `apply`
+ * returns before reading on), or `undefined` when there is none yet. Every frame must be whole and valid, the first must name the snapshot's place in the journal, and the
+ * last must count the records before it and end the file.
+ */
 export async function readSnapshot(
   directory: string,
-  apply: (records: Change[]) => void,
+  apply: (records: Change[]) => void | Promise<void>,
 ): Promise<SnapshotRead | undefined> {
-  let bytes: Buffer;
+  const input = await FrameFile.open(join(directory, FILES.snapshot));
+  if (input === undefined) return undefined;
   try {
-    bytes = await readFile(join(directory, FILES.snapshot));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    return await readFrames(input, apply);
+  } finally {
+    await input.close();
   }
+}
+
+async function readFrames(input: FrameFile, apply: (records: Change[]) => void | Promise<void>): Promise<SnapshotRead> {
   const file = FILES.snapshot;
-  const header = checkHeader(bytes, SNAPSHOT_MAGIC, file);
+  const header = checkHeader(await input.header(), SNAPSHOT_MAGIC, file);
   if (!header.ok) throw corrupt(file, 0, header.reason);
-  const frames = frameReader(bytes, file);
-  const first = frames.next();
+  const frames = frameReader(input, file);
+  const first = await frames.next();
   const sequence = first.changes === undefined ? first.value.sequence : undefined;
   const segment = first.changes === undefined ? first.value.segment : undefined;
   if (!Number.isSafeInteger(sequence) || !Number.isSafeInteger(segment)) {
@@ -101,9 +140,9 @@ export async function readSnapshot(
   }
   let records = 0;
   for (;;) {
-    const frame = frames.next();
+    const frame = await frames.next();
     if (frame.changes !== undefined) {
-      apply(frame.changes);
+      await apply(frame.changes);
       records += frame.changes.length;
       continue;
     }
@@ -112,12 +151,11 @@ export async function readSnapshot(
       if (value.records !== records) {
         throw corrupt(file, at, `the end frame counts ${String(value.records)} records but ${records} were read`);
       }
-      if (frames.offset !== bytes.length) throw corrupt(file, frames.offset, "bytes follow the end frame");
+      if (frames.offset !== input.size) throw corrupt(file, frames.offset, "bytes follow the end frame");
       return { sequence: sequence as number, segment: segment as number, records };
     }
     if (!Array.isArray(value.records)) throw corrupt(file, at, "a frame holds neither records nor the end mark");
-    // Applied frame by frame: the parsed frames of a large snapshot never pile up beside the state built from them.
-    apply(value.records.map((item) => decodePut(item, { file, offset: at })));
+    await apply(value.records.map((item) => decodePut(item, { file, offset: at })));
     records += value.records.length;
   }
 }
@@ -126,12 +164,14 @@ export async function readSnapshot(
  * Walks the frames of a snapshot; every frame must be whole and valid. A records frame laid out as written comes
  * back as its changes, with the records kept as text (see `scan.ts`); any other frame parsed.
  */
-function frameReader(bytes: Buffer, file: string) {
+function frameReader(input: FrameFile, file: string) {
   const reader = {
     offset: HEADER_BYTES,
-    next(): { at: number; value: Record<string, unknown>; changes?: undefined } | { at: number; changes: Change[] } {
+    async next(): Promise<
+      { at: number; value: Record<string, unknown>; changes?: undefined } | { at: number; changes: Change[] }
+    > {
       const at = reader.offset;
-      const frame = readFrame(bytes, at);
+      const frame = await input.frame(at);
       if (!frame.ok) throw corrupt(file, at, frame.reason);
       reader.offset = frame.next;
       const changes = decodeRecordsText(frame.payload, { file, offset: at });
