@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DurableView } from "../../src/storage/file/durable-view.js";
 import { type Change, CommittedState, Overlay, stateReader } from "../../src/storage/memory.js";
 import type { StoreReader, StoreTransaction } from "../../src/storage/store.js";
+import { seededNumbers } from "../support/seeded.js";
 
 const pad = (n: number) => `id-${String(n).padStart(6, "0")}`;
 const IDS = [1, 2, 3, 4, 5, 6, 7].map(pad);
@@ -20,17 +21,6 @@ const LISTINGS = [
   { before: pad(6), order: "desc", limit: 2 },
   { after: pad(1), before: pad(7) },
 ] as const;
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs `work` on an overlay of `state` and returns its change set. */
 async function changesOf(state: CommittedState, work: (tx: StoreTransaction) => Promise<void>): Promise<Change[]> {
@@ -104,7 +94,7 @@ describe("DurableView: the head with its in-flight commits undone", () => {
   });
 
   it.each([11, 12, 13, 14, 15, 16])("random commits settled one by one, seed %i", async (seed) => {
-    const next = random(seed);
+    const next = seededNumbers(seed);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     const head = new CommittedState(2); // a small warm window: records read through the view go cold and back
     const view = new DurableView(head);

@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { FileStore } from "../../src/storage/file/index.js";
 import { MemoryStore } from "../../src/storage/memory.js";
 import type { ListOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../../src/storage/store.js";
+import { seededNumbers } from "../support/seeded.js";
 
 const directories: string[] = [];
 
@@ -361,18 +362,6 @@ describe("FileStore: readers and leases see only durable commits", () => {
   });
 });
 
-/** A small deterministic generator (mulberry32), so a failing seed can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const IDS = [1, 2, 3, 4, 5, 6].map(pad);
 const KEYS = ["ka", "kb", "kc", "kd"];
 const SCOPES = ["s", "t"];
@@ -440,7 +429,7 @@ async function observe(store: Store): Promise<unknown> {
 
 describe("FileStore: readers see exactly the durable commits (random commits and flushes)", () => {
   it.each([1, 2, 3, 4])("seed %i", async (seed) => {
-    const next = random(seed);
+    const next = seededNumbers(seed);
     const directory = await tempDirectory();
     const store = await FileStore.open(directory);
     // The reference: a MemoryStore fed each transaction once it has resolved (is durable), in commit order.
