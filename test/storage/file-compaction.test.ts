@@ -1,25 +1,15 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/common/errors.js";
 import { FILES, HEADER_BYTES, readFrame } from "../../src/storage/file/format.js";
 import { FileStore } from "../../src/storage/file/index.js";
 import type { StoredRecord, StoreReader, StoreTransaction } from "../../src/storage/store.js";
+import { tempDirectories } from "../support/temp-directories.js";
 
-const directories: string[] = [];
-
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), "custodian-compaction-"));
-  directories.push(directory);
-  return directory;
-}
-
-afterAll(async () => {
-  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const tempDirectory = tempDirectories("compaction");
 
 /** Ids in no particular order: a multiplicative hash of `n`, so consecutive records land all over the scope. */
 const scrambled = (n: number) => `r-${((n * 2654435761) >>> 0).toString(16).padStart(8, "0")}`;

@@ -3,26 +3,16 @@
  * holds the journal's writes (a spy on `FileHandle.prototype.write` waits for the test before writing), so a
  * commit stays applied to the head but not durable for as long as the test needs.
  */
-import { mkdtemp, open, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileStore } from "../../src/storage/file/index.js";
 import { MemoryStore } from "../../src/storage/memory.js";
 import type { ListOptions, Store, StoredRecord, StoreReader, StoreTransaction } from "../../src/storage/store.js";
 import { seededNumbers } from "../support/seeded.js";
+import { tempDirectories } from "../support/temp-directories.js";
 
-const directories: string[] = [];
-
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), "custodian-durable-view-"));
-  directories.push(directory);
-  return directory;
-}
-
-afterAll(async () => {
-  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const tempDirectory = tempDirectories("durable-view");
 
 const pad = (n: number) => `id-${String(n).padStart(6, "0")}`;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
-import { hostname, tmpdir } from "node:os";
+import { appendFile, open, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CustodyError } from "../../src/common/errors.js";
 import {
   encodeFrame,
@@ -15,19 +15,10 @@ import {
 import { FileStore, type FileStoreOptions } from "../../src/storage/file/index.js";
 import { EARLY_FLUSH_COMMITS } from "../../src/storage/file/journal.js";
 import type { Store, StoredRecord, StoreReader } from "../../src/storage/store.js";
+import { tempDirectories } from "../support/temp-directories.js";
 import { runStoreContract } from "./contract.js";
 
-const directories: string[] = [];
-
-async function tempDirectory(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), "custodian-filestore-"));
-  directories.push(directory);
-  return directory;
-}
-
-afterAll(async () => {
-  await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
-});
+const tempDirectory = tempDirectories("filestore");
 
 const pad = (n: number) => `id-${String(n).padStart(6, "0")}`;
 

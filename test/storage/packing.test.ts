@@ -4,9 +4,6 @@
  * against packed records, and reads must give back records equal to those written, key order and odd values
  * included.
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CustodyError } from "../../src/common/errors.js";
@@ -14,11 +11,10 @@ import { MemoryStore } from "../../src/index.js";
 import { FileStore } from "../../src/storage/file/index.js";
 import { pack, unpack } from "../../src/storage/packing.js";
 import type { Store, StoredRecord } from "../../src/storage/store.js";
+import { tempDirectories } from "../support/temp-directories.js";
 import { runStoreContract } from "./contract.js";
 
-async function tempDirectory(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "custodian-packing-"));
-}
+const tempDirectory = tempDirectories("packing");
 
 runStoreContract("MemoryStore (every record packed)", async () => new MemoryStore({ warmRecords: 0 }));
 runStoreContract("FileStore (every record packed)", async () =>
